@@ -1,0 +1,103 @@
+/**
+ * Keeps the registry in step with stored CustomResourceDefinitions: every CRD is
+ * served as soon as it is written (the storage watch fires before the write
+ * returns), and a CRD being deleted stops being served, has all its objects
+ * removed, then loses its cleanup finalizer — after a crash, on the next start.
+ */
+import type { KubeObject } from "../../api/types.js";
+import type { Backend, StorageEvent } from "../../storage/backend.js";
+import type { ResourceRegistry } from "../resources/registry.js";
+import { collectionPrefix } from "../store/keys.js";
+import { decodeObject, encodeObject } from "../store/object-store.js";
+import { CRD_CLEANUP_FINALIZER, crdResourceType } from "./crd-kind.js";
+import type { CrdSpec } from "./custom-types.js";
+import { customResourceTypes } from "./custom-types.js";
+
+export class CrdRegistrar {
+  private readonly cleaning = new Set<string>();
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(
+    private readonly backend: Backend,
+    private readonly registry: ResourceRegistry,
+    private readonly log: (msg: string, err?: unknown) => void = () => {},
+  ) {}
+
+  /** Serves every stored CRD, then follows changes until `signal` aborts. */
+  async start(signal: AbortSignal): Promise<void> {
+    const prefix = collectionPrefix(crdResourceType);
+    const page = await this.backend.list(prefix);
+    for (const kv of page.items) this.observe(decodeObject(kv));
+    await this.backend.watch(
+      prefix,
+      { after: page.revision, onEvent: (ev) => this.onEvent(ev) },
+      signal,
+    );
+  }
+
+  /** Waits for cleanups in flight (used on shutdown and by tests). */
+  async drain(): Promise<void> {
+    await Promise.allSettled([...this.pending]);
+  }
+
+  private onEvent(ev: StorageEvent): void {
+    const crd = decodeObject(ev.kv);
+    if (ev.type === "delete") this.registry.removeCustom(crd.metadata.name!);
+    else this.observe(crd);
+  }
+
+  private observe(crd: KubeObject): void {
+    const name = crd.metadata.name!;
+    if (!crd.metadata.deletionTimestamp) {
+      this.registry.setCustom(name, customResourceTypes(crd));
+      return;
+    }
+    this.registry.removeCustom(name);
+    if (
+      (crd.metadata.finalizers ?? []).includes(CRD_CLEANUP_FINALIZER) &&
+      !this.cleaning.has(name)
+    ) {
+      this.cleaning.add(name);
+      const p = this.cleanup(crd)
+        .catch((e) => this.log(`cleanup of CRD ${name} failed`, e))
+        .finally(() => {
+          this.cleaning.delete(name);
+          this.pending.delete(p);
+        });
+      this.pending.add(p);
+    }
+  }
+
+  /** Removes every object of the CRD's kind, then the cleanup finalizer. */
+  private async cleanup(crd: KubeObject): Promise<void> {
+    const spec = crd.spec as CrdSpec;
+    const prefix = collectionPrefix({ group: spec.group, plural: spec.names.plural });
+    for (;;) {
+      const page = await this.backend.list(prefix, { limit: 500 });
+      for (const kv of page.items) await this.backend.delete(kv.key).catch(() => undefined);
+      if (!page.more) break;
+    }
+    const key = `${collectionPrefix(crdResourceType)}${crd.metadata.name}`;
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const kv = await this.backend.get(key);
+      if (!kv) return;
+      const current = decodeObject(kv);
+      const finalizers = (current.metadata.finalizers ?? []).filter(
+        (f) => f !== CRD_CLEANUP_FINALIZER,
+      );
+      try {
+        if (finalizers.length === 0 && current.metadata.deletionTimestamp)
+          await this.backend.delete(key, kv.modRevision);
+        else
+          await this.backend.update(
+            key,
+            encodeObject({ ...current, metadata: { ...current.metadata, finalizers } }),
+            kv.modRevision,
+          );
+        return;
+      } catch {
+        // raced with another writer: read again
+      }
+    }
+  }
+}

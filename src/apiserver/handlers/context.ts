@@ -1,0 +1,56 @@
+/**
+ * What every resource handler gets: the parsed request, the resource type, the
+ * store, and the per-request options kube-apiserver reads from the query string.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Backend } from "../../storage/backend.js";
+import type { RequestInfo } from "../http/request-info.js";
+import type { ResourceRegistry } from "../resources/registry.js";
+import type { ResourceType } from "../resources/resource-type.js";
+import type { ObjectStore } from "../store/object-store.js";
+
+export interface ServerContext {
+  backend: Backend;
+  store: ObjectStore;
+  registry: ResourceRegistry;
+  /** Bookmark interval for watches, ms. */
+  bookmarkIntervalMs: number;
+  /** Ends long-running requests (watches) when the server stops. */
+  signal: AbortSignal;
+}
+
+export interface RequestContext {
+  server: ServerContext;
+  req: IncomingMessage;
+  res: ServerResponse;
+  info: RequestInfo;
+  query: URLSearchParams;
+  type: ResourceType;
+  /** The authenticated user's name (for managedFields defaults and later RBAC). */
+  user: string;
+  /** Warnings to send as `Warning: 299 - "…"` headers. */
+  warnings: string[];
+}
+
+export function warningHeaders(ctx: RequestContext): Record<string, string> {
+  if (ctx.warnings.length === 0) return {};
+  return { Warning: ctx.warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(", ") };
+}
+
+/** `fieldValidation`: Strict, Warn (the default) or Ignore. */
+export function fieldValidation(query: URLSearchParams): "Strict" | "Warn" | "Ignore" {
+  const v = query.get("fieldValidation");
+  return v === "Strict" || v === "Ignore" ? v : "Warn";
+}
+
+/** The field manager: the query's, else the user agent's program name, as kube-apiserver. */
+export function fieldManager(ctx: RequestContext): string {
+  const explicit = ctx.query.get("fieldManager");
+  if (explicit) return explicit;
+  const agent = ctx.req.headers["user-agent"] ?? "unknown";
+  return agent.split("/")[0]!.slice(0, 128) || "unknown";
+}
+
+export function nowTimestamp(): string {
+  return `${new Date().toISOString().slice(0, 19)}Z`;
+}

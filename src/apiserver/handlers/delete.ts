@@ -1,0 +1,171 @@
+/**
+ * DELETE and DELETE-collection with kube-apiserver's finalizer semantics: an object
+ * without finalizers is removed at once (Status Success); one with finalizers is
+ * marked with `deletionTimestamp` and stays until the last finalizer is removed.
+ * `propagationPolicy` becomes the garbage collector's `orphan` / `foregroundDeletion`
+ * finalizers. Preconditions on uid and resourceVersion are honoured.
+ */
+import {
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  STALE_OBJECT_MESSAGE,
+} from "../../api/errors.js";
+import { isObject, type KubeObject, type Status } from "../../api/types.js";
+import { parseJson, readBody } from "../http/body.js";
+import { sendJson } from "../http/respond.js";
+import type { ResourceType } from "../resources/resource-type.js";
+import { nowTimestamp, type RequestContext } from "./context.js";
+import { selectorFilter } from "./filter.js";
+
+export const ORPHAN_FINALIZER = "orphan";
+export const FOREGROUND_FINALIZER = "foregroundDeletion";
+
+export interface DeleteOptions {
+  propagationPolicy?: "Background" | "Foreground" | "Orphan";
+  preconditions?: { uid?: string; resourceVersion?: string };
+  gracePeriodSeconds?: number;
+  dryRun?: string[];
+}
+
+async function readDeleteOptions(ctx: RequestContext): Promise<DeleteOptions> {
+  const text = await readBody(ctx.req);
+  let opts: DeleteOptions = {};
+  if (text.trim() !== "") {
+    const body = parseJson(text);
+    if (!isObject(body)) throw new BadRequestError("DeleteOptions must be an object");
+    opts = body as DeleteOptions;
+  } else {
+    const policy = ctx.query.get("propagationPolicy");
+    if (policy) opts.propagationPolicy = policy as DeleteOptions["propagationPolicy"];
+    const grace = ctx.query.get("gracePeriodSeconds");
+    if (grace !== null) opts.gracePeriodSeconds = Number(grace);
+  }
+  if (
+    opts.propagationPolicy &&
+    !["Background", "Foreground", "Orphan"].includes(opts.propagationPolicy)
+  ) {
+    throw new BadRequestError(
+      `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${opts.propagationPolicy}": supported values: "Foreground", "Background", "Orphan", "nil"`,
+    );
+  }
+  return opts;
+}
+
+function checkPreconditions(t: ResourceType, obj: KubeObject, opts: DeleteOptions): void {
+  const pre = opts.preconditions ?? {};
+  const ref = { group: t.group, resource: t.plural, name: obj.metadata.name };
+  if (pre.uid && pre.uid !== obj.metadata.uid) {
+    throw new ConflictError(
+      ref,
+      `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid}`,
+    );
+  }
+  if (pre.resourceVersion && pre.resourceVersion !== obj.metadata.resourceVersion) {
+    throw new ConflictError(
+      ref,
+      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion}`,
+    );
+  }
+}
+
+/** The finalizers after applying the propagation policy. */
+function finalizersFor(obj: KubeObject, policy: DeleteOptions["propagationPolicy"]): string[] {
+  const current = obj.metadata.finalizers ?? [];
+  if (!policy) return current;
+  const rest = current.filter((f) => f !== ORPHAN_FINALIZER && f !== FOREGROUND_FINALIZER);
+  if (policy === "Orphan") return [...rest, ORPHAN_FINALIZER];
+  if (policy === "Foreground") return [...rest, FOREGROUND_FINALIZER];
+  return rest;
+}
+
+export function successStatus(t: ResourceType, obj: KubeObject): Status {
+  return {
+    kind: "Status",
+    apiVersion: "v1",
+    metadata: {},
+    status: "Success",
+    details: { name: obj.metadata.name, group: t.group, kind: t.plural, uid: obj.metadata.uid },
+    code: 200,
+  };
+}
+
+/** Deletes one object; returns its marked state, or a Success Status when it is gone. */
+export async function deleteObject(
+  ctx: RequestContext,
+  name: string,
+  opts: DeleteOptions,
+): Promise<KubeObject | Status> {
+  const t = ctx.type;
+  const store = ctx.server.store;
+  const dryRun = (opts.dryRun ?? []).includes("All") || ctx.query.get("dryRun") === "All";
+  for (let attempt = 0; ; attempt++) {
+    const obj = await store.get(t, ctx.info.namespace, name);
+    checkPreconditions(t, obj, opts);
+    const refusal = t.undeletable?.(obj);
+    if (refusal) throw new ForbiddenError({ group: t.group, resource: t.plural, name }, refusal);
+    const finalizers = finalizersFor(
+      obj,
+      obj.metadata.deletionTimestamp ? undefined : opts.propagationPolicy,
+    );
+    const revision = Number(obj.metadata.resourceVersion);
+    try {
+      if (finalizers.length === 0) {
+        if (dryRun) return successStatus(t, obj);
+        const gone = await store.remove(t, obj, revision);
+        return successStatus(t, gone);
+      }
+      if (
+        obj.metadata.deletionTimestamp &&
+        finalizers.join() === (obj.metadata.finalizers ?? []).join()
+      )
+        return obj;
+      const marked: KubeObject = {
+        ...obj,
+        metadata: {
+          ...obj.metadata,
+          finalizers,
+          deletionTimestamp: obj.metadata.deletionTimestamp ?? nowTimestamp(),
+          deletionGracePeriodSeconds: 0,
+          generation: (obj.metadata.generation ?? 1) + (obj.metadata.deletionTimestamp ? 0 : 1),
+        },
+      };
+      if (dryRun) return marked;
+      return await store.update(t, marked, revision);
+    } catch (e) {
+      if (e instanceof ConflictError && e.message.endsWith(STALE_OBJECT_MESSAGE) && attempt < 5)
+        continue;
+      throw e;
+    }
+  }
+}
+
+export async function handleDelete(ctx: RequestContext): Promise<void> {
+  const opts = await readDeleteOptions(ctx);
+  const result = await deleteObject(ctx, ctx.info.name!, opts);
+  sendJson(ctx.res, 200, result);
+}
+
+export async function handleDeleteCollection(ctx: RequestContext): Promise<void> {
+  const opts = await readDeleteOptions(ctx);
+  const page = await ctx.server.store.list(ctx.type, {
+    namespace: ctx.info.namespace,
+    filter: selectorFilter(ctx.type, ctx.query),
+  });
+  const deleted: KubeObject[] = [];
+  for (const obj of page.items) {
+    const sub = { ...ctx, info: { ...ctx.info, namespace: obj.metadata.namespace } };
+    try {
+      const r = await deleteObject(sub, obj.metadata.name!, opts);
+      deleted.push(r.kind === "Status" ? obj : (r as KubeObject));
+    } catch (e) {
+      if ((e as { code?: number }).code !== 404) throw e;
+    }
+  }
+  sendJson(ctx.res, 200, {
+    kind: ctx.type.listKind,
+    apiVersion: ctx.type.group ? `${ctx.type.group}/${ctx.type.version}` : ctx.type.version,
+    metadata: { resourceVersion: page.resourceVersion },
+    items: deleted,
+  });
+}

@@ -1,0 +1,170 @@
+/**
+ * PATCH: JSON patch, merge patch, strategic merge patch (built-in kinds; custom
+ * kinds get merge semantics, as client-node sends SMP by default) and server-side
+ * apply, which creates the object when absent. A patch is applied to the current
+ * state and stored at its revision; a concurrent write makes it retry.
+ */
+import {
+  ApiError,
+  BadRequestError,
+  ConflictError,
+  InvalidError,
+  NotFoundError,
+  STALE_OBJECT_MESSAGE,
+} from "../../api/errors.js";
+import { isObject, type KubeObject } from "../../api/types.js";
+import { parseJson, parseYaml, readBody } from "../http/body.js";
+import { sendJson } from "../http/respond.js";
+import {
+  applyJsonPatch,
+  applyMergePatch,
+  applyStrategicMergePatch,
+  decodePatchType,
+  serverSideApply,
+} from "../patch/index.js";
+import { apiVersionOf } from "../resources/resource-type.js";
+import { admitCreate, admitUpdate, checkEnvelope } from "./admit.js";
+import { nowTimestamp, type RequestContext, warningHeaders } from "./context.js";
+import { checkNamespaceAcceptsContent, persistUpdate } from "./write.js";
+
+const PATCH_TYPES =
+  "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml";
+const MAX_ATTEMPTS = 5;
+
+export async function handlePatch(ctx: RequestContext): Promise<void> {
+  const t = ctx.type;
+  const contentType = ctx.req.headers["content-type"];
+  const type = decodePatchType(contentType ?? "");
+  if (!type) {
+    throw new ApiError(
+      415,
+      "UnsupportedMediaType",
+      `the body of the request was in an unknown format - accepted media types include: ${PATCH_TYPES}${t.strategicMergePatch ? ", application/strategic-merge-patch+json" : ""}`,
+    );
+  }
+  const text = await readBody(ctx.req);
+  const patch = type === "apply" ? parseYaml(text) : parseJson(text);
+  const manager = ctx.query.get("fieldManager");
+  if (type === "apply" && !manager) {
+    throw new InvalidError({ group: "meta.k8s.io", kind: "PatchOptions", name: "" }, [
+      {
+        reason: "FieldValueRequired",
+        field: "fieldManager",
+        detail: "Required value: is required for apply patch",
+      },
+    ]);
+  }
+  for (let attempt = 1; ; attempt++) {
+    const old = await ctx.server.store.tryGet(t, ctx.info.namespace, ctx.info.name!);
+    try {
+      const result = old
+        ? await patchExisting(ctx, type, patch, old)
+        : await applyCreate(ctx, type, patch);
+      sendJson(ctx.res, result.created ? 201 : 200, result.object, warningHeaders(ctx));
+      return;
+    } catch (e) {
+      // A concurrent writer moved the object: patch the new state, unless the patch pinned a revision.
+      const pinned =
+        isObject(patch) && isObject(patch.metadata) && patch.metadata.resourceVersion !== undefined;
+      if (
+        e instanceof ConflictError &&
+        e.message.endsWith(STALE_OBJECT_MESSAGE) &&
+        !pinned &&
+        attempt < MAX_ATTEMPTS
+      )
+        continue;
+      throw e;
+    }
+  }
+}
+
+async function applyCreate(
+  ctx: RequestContext,
+  type: string,
+  patch: unknown,
+): Promise<{ object: KubeObject; created: boolean }> {
+  const t = ctx.type;
+  if (type !== "apply")
+    throw new NotFoundError({ group: t.group, resource: t.plural, name: ctx.info.name });
+  const applied = checkEnvelope(ctx, structuredClone(patch));
+  if (applied.metadata.name !== ctx.info.name) {
+    throw new BadRequestError(
+      `the name of the object (${applied.metadata.name}) does not match the name on the URL (${ctx.info.name})`,
+    );
+  }
+  const merged = serverSideApply({
+    live: undefined,
+    applied: stripForApply(applied),
+    manager: ctx.query.get("fieldManager")!,
+    force: ctx.query.get("force") === "true",
+    schema: t.schema,
+    apiVersion: apiVersionOf(t),
+    now: nowTimestamp(),
+  });
+  const obj = admitCreate(ctx, merged, { keepManagedFields: true });
+  if (ctx.query.get("dryRun") === "All") return { object: obj, created: true };
+  await checkNamespaceAcceptsContent(ctx, obj.metadata.namespace);
+  return { object: await ctx.server.store.create(t, obj), created: true };
+}
+
+function stripForApply(obj: KubeObject): KubeObject {
+  const {
+    uid: _u,
+    creationTimestamp: _c,
+    generation: _g,
+    managedFields: _m,
+    resourceVersion: _r,
+    ...metadata
+  } = obj.metadata;
+  return { ...obj, metadata };
+}
+
+async function patchExisting(
+  ctx: RequestContext,
+  type: string,
+  patch: unknown,
+  old: KubeObject,
+): Promise<{ object: KubeObject; created: boolean }> {
+  const t = ctx.type;
+  let next: KubeObject;
+  switch (type) {
+    case "json":
+      next = applyJsonPatch(old, patch);
+      break;
+    case "merge":
+      next = applyMergePatch(old, patch);
+      break;
+    case "strategic":
+      next = t.strategicMergePatch
+        ? applyStrategicMergePatch(old, patch, t.schema)
+        : applyMergePatch(old, patch);
+      break;
+    default: {
+      const applied = checkEnvelope(ctx, structuredClone(patch));
+      next = serverSideApply({
+        live: old,
+        applied: stripForApply(applied),
+        manager: ctx.query.get("fieldManager")!,
+        force: ctx.query.get("force") === "true",
+        schema: t.schema,
+        apiVersion: apiVersionOf(t),
+        now: nowTimestamp(),
+      });
+    }
+  }
+  if (!isObject(next) || !isObject(next.metadata))
+    throw new BadRequestError("the patch removed the object's metadata");
+  const rv = next.metadata.resourceVersion;
+  if (rv !== undefined && rv !== old.metadata.resourceVersion) {
+    throw new ConflictError(
+      { group: t.group, resource: t.plural, name: ctx.info.name },
+      STALE_OBJECT_MESSAGE,
+    );
+  }
+  next.metadata.resourceVersion = old.metadata.resourceVersion;
+  const envelope = checkEnvelope(ctx, next);
+  // An apply has recorded its own managedFields entry; other patches are Updates.
+  const admitted = admitUpdate(ctx, envelope, old, { keepManagedFields: type === "apply" });
+  const stored = await persistUpdate(ctx, admitted, old);
+  return { object: stored, created: false };
+}

@@ -1,0 +1,140 @@
+/**
+ * WATCH: one compact JSON event per line, headers flushed at once. Without a
+ * resourceVersion (or with "0") the current state comes first as ADDED events;
+ * with one, every change after it. A revision older than the compacted one ends
+ * the stream with an ERROR event carrying a 410 Expired Status. Objects entering or
+ * leaving the selector are ADDED / DELETED. Bookmarks on request. A slow reader
+ * that falls too far behind is disconnected and resumes from its last revision.
+ */
+import { ApiError, BadRequestError, ExpiredError } from "../../api/errors.js";
+import type { KubeObject, WatchEventType } from "../../api/types.js";
+import type { StorageEvent } from "../../storage/backend.js";
+import { CompactedError } from "../../storage/errors.js";
+import { negotiate } from "../http/respond.js";
+import { apiVersionOf } from "../resources/resource-type.js";
+import { toTable } from "../resources/table.js";
+import { listPrefix } from "../store/keys.js";
+import { decodeObject, tooOldMessage } from "../store/object-store.js";
+import type { RequestContext } from "./context.js";
+import { selectorFilter } from "./filter.js";
+
+/** Events buffered for one slow watcher before it is disconnected. */
+const MAX_PENDING = 10_000;
+const DEFAULT_TIMEOUT_S = 1800;
+
+export async function handleWatch(ctx: RequestContext): Promise<void> {
+  const t = ctx.type;
+  const { rendering, includeObject } = negotiate(ctx.req);
+  const rv = ctx.query.get("resourceVersion") ?? "";
+  if (rv !== "" && !/^\d+$/.test(rv)) throw new BadRequestError(`invalid resource version: ${rv}`);
+  const filter = selectorFilter(t, ctx.query) ?? (() => true);
+  const bookmarks = ctx.query.get("allowWatchBookmarks") === "true";
+  const timeoutRaw = Number(ctx.query.get("timeoutSeconds") ?? "");
+  const timeoutS =
+    Number.isFinite(timeoutRaw) && timeoutRaw > 0
+      ? timeoutRaw
+      : DEFAULT_TIMEOUT_S * (1 + Math.random());
+
+  const res = ctx.res;
+  const abort = new AbortController();
+  const stop = () => abort.abort();
+  ctx.req.on("close", stop);
+  ctx.server.signal.addEventListener("abort", stop, { once: true });
+  const timer = setTimeout(stop, timeoutS * 1000);
+  let bookmarkTimer: NodeJS.Timeout | undefined;
+
+  let firstTable = true;
+  let lastRevision = 0;
+  let pending = 0;
+  const send = (type: WatchEventType, obj: unknown) => {
+    if (abort.signal.aborted) return;
+    let object = obj;
+    if (rendering === "table" && type !== "BOOKMARK" && type !== "ERROR") {
+      object = toTable(t, [obj as KubeObject], { includeObject, withHeaders: firstTable });
+      firstTable = false;
+    }
+    const ok = res.write(`${JSON.stringify({ type, object })}\n`);
+    if (!ok && ++pending > MAX_PENDING) stop();
+  };
+  res.on("drain", () => {
+    pending = 0;
+  });
+
+  res.writeHead(200, {
+    "Content-Type": "application/json",
+    "Cache-Control": "no-cache, private",
+    "Transfer-Encoding": "chunked",
+  });
+  res.flushHeaders();
+
+  try {
+    let after: number;
+    if (rv === "" || rv === "0") {
+      const page = await ctx.server.store.list(t, { namespace: ctx.info.namespace, filter });
+      for (const obj of page.items) send("ADDED", obj);
+      after = Number(page.resourceVersion);
+    } else {
+      after = Number(rv);
+    }
+    lastRevision = after;
+    const onEvent = (ev: StorageEvent) => {
+      const out = toWatchEvent(ev, filter);
+      lastRevision = ev.kv.modRevision;
+      if (out) send(out.type, out.object);
+    };
+    await ctx.server.backend.watch(
+      listPrefix(t, ctx.info.namespace),
+      { after, onEvent, onError: stop },
+      abort.signal,
+    );
+    if (bookmarks) {
+      bookmarkTimer = setInterval(async () => {
+        const current = await ctx.server.backend.currentRevision().catch(() => lastRevision);
+        lastRevision = Math.max(lastRevision, current);
+        send("BOOKMARK", {
+          kind: t.kind,
+          apiVersion: apiVersionOf(t),
+          metadata: { resourceVersion: String(lastRevision) },
+        });
+      }, ctx.server.bookmarkIntervalMs);
+    }
+    await new Promise<void>((resolve) => {
+      if (abort.signal.aborted) resolve();
+      else abort.signal.addEventListener("abort", () => resolve(), { once: true });
+    });
+  } catch (e) {
+    if (e instanceof CompactedError) {
+      send("ERROR", new ExpiredError(tooOldMessage(e.requested, e.compacted)).toStatus());
+    } else if (e instanceof ApiError) {
+      send("ERROR", e.toStatus());
+    } else {
+      throw e;
+    }
+  } finally {
+    abort.abort();
+    clearTimeout(timer);
+    if (bookmarkTimer) clearInterval(bookmarkTimer);
+    ctx.req.off("close", stop);
+    ctx.server.signal.removeEventListener("abort", stop);
+    res.end();
+  }
+}
+
+/** Maps a storage event to a watch event for this selector, or none. */
+export function toWatchEvent(
+  ev: StorageEvent,
+  filter: (o: KubeObject) => boolean,
+): { type: WatchEventType; object: KubeObject } | undefined {
+  const obj = decodeObject(ev.kv);
+  if (ev.type === "delete") return filter(obj) ? { type: "DELETED", object: obj } : undefined;
+  const matches = filter(obj);
+  const prev = ev.prev ? decodeObject(ev.prev) : undefined;
+  const matched = prev ? filter(prev) : false;
+  if (matches && prev && matched) return { type: "MODIFIED", object: obj };
+  if (matches) return { type: "ADDED", object: obj };
+  if (matched && prev) {
+    prev.metadata.resourceVersion = String(ev.kv.modRevision);
+    return { type: "DELETED", object: prev };
+  }
+  return undefined;
+}

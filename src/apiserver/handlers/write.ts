@@ -1,0 +1,91 @@
+/**
+ * POST (create) and PUT (update) of objects and their status, and `persistUpdate`,
+ * the one place an update is stored: it honours the revision precondition and
+ * removes an object being deleted once its last finalizer is gone.
+ */
+import {
+  ConflictError,
+  ForbiddenError,
+  InvalidError,
+  NotFoundError,
+  STALE_OBJECT_MESSAGE,
+} from "../../api/errors.js";
+import type { KubeObject } from "../../api/types.js";
+import { decodeBody, readBody } from "../http/body.js";
+import { sendJson } from "../http/respond.js";
+import { admitCreate, admitUpdate, checkEnvelope } from "./admit.js";
+import { type RequestContext, warningHeaders } from "./context.js";
+
+export async function checkNamespaceAcceptsContent(
+  ctx: RequestContext,
+  namespace: string | undefined,
+): Promise<void> {
+  if (!ctx.type.namespaced || namespace === undefined) return;
+  const nsType = ctx.server.registry.lookup("", "v1", "namespaces")!;
+  const ns = await ctx.server.store.tryGet(nsType, undefined, namespace);
+  if (!ns) throw new NotFoundError({ group: "", resource: "namespaces", name: namespace });
+  if (ns.metadata.deletionTimestamp) {
+    throw new ForbiddenError(
+      { group: ctx.type.group, resource: ctx.type.plural, name: "" },
+      `unable to create new content in namespace ${namespace} because it is being terminated`,
+    );
+  }
+}
+
+export async function handleCreate(ctx: RequestContext): Promise<void> {
+  const body = decodeBody(await readBody(ctx.req), ctx.req.headers["content-type"]);
+  const obj = admitCreate(ctx, checkEnvelope(ctx, body));
+  if (ctx.query.get("dryRun") === "All") {
+    sendJson(ctx.res, 201, obj, warningHeaders(ctx));
+    return;
+  }
+  await checkNamespaceAcceptsContent(ctx, obj.metadata.namespace);
+  const created = await ctx.server.store.create(ctx.type, obj);
+  sendJson(ctx.res, 201, created, warningHeaders(ctx));
+}
+
+export async function handleUpdate(ctx: RequestContext): Promise<void> {
+  const t = ctx.type;
+  const body = checkEnvelope(
+    ctx,
+    decodeBody(await readBody(ctx.req), ctx.req.headers["content-type"]),
+  );
+  const old = await ctx.server.store.get(t, ctx.info.namespace, ctx.info.name!);
+  const rv = body.metadata.resourceVersion;
+  if (!rv && !t.strategicMergePatch) {
+    throw new InvalidError({ group: t.group, kind: t.kind, name: ctx.info.name }, [
+      {
+        reason: "FieldValueInvalid",
+        field: "metadata.resourceVersion",
+        detail: "Invalid value: 0x0: must be specified for an update",
+      },
+    ]);
+  }
+  if (rv && rv !== old.metadata.resourceVersion) {
+    throw new ConflictError(
+      { group: t.group, resource: t.plural, name: ctx.info.name },
+      STALE_OBJECT_MESSAGE,
+    );
+  }
+  const next = admitUpdate(ctx, body, old);
+  const stored = await persistUpdate(ctx, next, old);
+  sendJson(ctx.res, 200, stored, warningHeaders(ctx));
+}
+
+/**
+ * Stores `next` over `old` (at old's revision). An object that is being deleted and
+ * has no finalizers left is removed instead; watchers then see DELETED.
+ */
+export async function persistUpdate(
+  ctx: RequestContext,
+  next: KubeObject,
+  old: KubeObject,
+): Promise<KubeObject> {
+  const revision = Number(old.metadata.resourceVersion);
+  if (ctx.query.get("dryRun") === "All") return next;
+  if (next.metadata.deletionTimestamp && (next.metadata.finalizers ?? []).length === 0) {
+    const updated = await ctx.server.store.update(ctx.type, next, revision);
+    return ctx.server.store.remove(ctx.type, updated, Number(updated.metadata.resourceVersion));
+  }
+  return ctx.server.store.update(ctx.type, next, revision);
+}

@@ -1,0 +1,69 @@
+/**
+ * Writing responses: JSON bodies, Status errors, and the Accept negotiation that
+ * chooses between plain objects and `meta.k8s.io/v1` Tables.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { ApiError, InternalError, NotAcceptableError } from "../../api/errors.js";
+
+export function sendJson(
+  res: ServerResponse,
+  code: number,
+  body: unknown,
+  extraHeaders: Record<string, string> = {},
+): void {
+  const text = typeof body === "string" ? body : JSON.stringify(body);
+  res.writeHead(code, {
+    "Content-Type": "application/json",
+    "Content-Length": Buffer.byteLength(text),
+    "Cache-Control": "no-cache, private",
+    ...extraHeaders,
+  });
+  res.end(text);
+}
+
+export function sendError(res: ServerResponse, err: unknown): void {
+  const apiError =
+    err instanceof ApiError
+      ? err
+      : new InternalError(err instanceof Error ? err.message : String(err), { cause: err });
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  sendJson(res, apiError.code, apiError.toStatus());
+}
+
+export type Rendering = "object" | "table";
+
+/** Reads Accept: a Table when the client asks for `as=Table;g=meta.k8s.io` first. */
+export function negotiate(req: IncomingMessage): {
+  rendering: Rendering;
+  includeObject: "None" | "Metadata" | "Object";
+} {
+  const accept = req.headers.accept ?? "";
+  const url = new URL(req.url ?? "/", "http://x");
+  const includeParam = url.searchParams.get("includeObject");
+  const includeObject =
+    includeParam === "None" || includeParam === "Object" ? includeParam : "Metadata";
+  if (accept === "") return { rendering: "object", includeObject };
+  let jsonOk = false;
+  for (const part of accept.split(",")) {
+    const [type, ...params] = part.split(";").map((s) => s.trim());
+    const p = new Map(params.map((kv) => kv.split("=") as [string, string]));
+    if (
+      type === "application/json" &&
+      p.get("as") === "Table" &&
+      p.get("g") === "meta.k8s.io" &&
+      (p.get("v") === "v1" || p.get("v") === "v1beta1")
+    ) {
+      return { rendering: "table", includeObject };
+    }
+    if ((type === "application/json" || type === "*/*" || type === "application/*") && !p.has("as"))
+      jsonOk = true;
+  }
+  if (!jsonOk)
+    throw new NotAcceptableError(
+      `only the following media types are accepted: application/json, application/json;as=Table;v=v1;g=meta.k8s.io`,
+    );
+  return { rendering: "object", includeObject };
+}

@@ -1,0 +1,223 @@
+/**
+ * The built-in kinds the apiserver serves, registered in this one list:
+ * v1 Namespace, ConfigMap, Secret, ServiceAccount, Event; coordination.k8s.io/v1
+ * Lease; apiextensions.k8s.io/v1 CustomResourceDefinition.
+ */
+import type { KubeObject } from "../../api/types.js";
+import { crdResourceType } from "../crd/crd-kind.js";
+import {
+  configMapSchema,
+  eventSchema,
+  leaseSchema,
+  namespaceSchema,
+  secretSchema,
+  serviceAccountSchema,
+} from "../schemas/index.js";
+import { type ResourceType, STANDARD_VERBS } from "./resource-type.js";
+import { age } from "./table.js";
+
+type Base = Pick<ResourceType, "group" | "version" | "kind" | "plural" | "singular"> &
+  Partial<ResourceType>;
+
+export function builtinType(base: Base): ResourceType {
+  return {
+    listKind: `${base.kind}List`,
+    namespaced: true,
+    shortNames: [],
+    categories: [],
+    verbs: STANDARD_VERBS,
+    status: false,
+    nameRule: "dns1123-subdomain",
+    strategicMergePatch: true,
+    columns: [],
+    schema: {},
+    ...base,
+  };
+}
+
+const dataCount = (o: KubeObject) =>
+  Object.keys((o.data as object | undefined) ?? {}).length +
+  Object.keys((o.binaryData as object | undefined) ?? {}).length;
+
+export const PROTECTED_NAMESPACES = ["default", "kube-system", "kube-public"];
+
+const namespaces = builtinType({
+  group: "",
+  version: "v1",
+  kind: "Namespace",
+  plural: "namespaces",
+  singular: "namespace",
+  namespaced: false,
+  shortNames: ["ns"],
+  status: true,
+  nameRule: "dns1123-label",
+  schema: namespaceSchema,
+  columns: [
+    {
+      name: "Status",
+      type: "string",
+      description: "The status of the namespace",
+      cell: (o) => (o.status as { phase?: string } | undefined)?.phase ?? "",
+    },
+  ],
+  selectableFields: (o) => ({
+    "status.phase": (o.status as { phase?: string } | undefined)?.phase ?? "",
+  }),
+  prepareForCreate(obj) {
+    obj.status = { phase: "Active" };
+    nameLabel(obj);
+  },
+  prepareForUpdate: nameLabel,
+  undeletable: (o) =>
+    PROTECTED_NAMESPACES.includes(o.metadata.name ?? "")
+      ? `this namespace may not be deleted`
+      : undefined,
+});
+
+/** kube-apiserver labels every namespace with its own name. */
+function nameLabel(obj: KubeObject): void {
+  obj.metadata.labels = {
+    ...(obj.metadata.labels ?? {}),
+    "kubernetes.io/metadata.name": obj.metadata.name ?? "",
+  };
+}
+
+const configMaps = builtinType({
+  group: "",
+  version: "v1",
+  kind: "ConfigMap",
+  plural: "configmaps",
+  singular: "configmap",
+  shortNames: ["cm"],
+  schema: configMapSchema,
+  columns: [
+    { name: "Data", type: "integer", description: "Number of data entries", cell: dataCount },
+  ],
+});
+
+const secrets = builtinType({
+  group: "",
+  version: "v1",
+  kind: "Secret",
+  plural: "secrets",
+  singular: "secret",
+  schema: secretSchema,
+  columns: [
+    {
+      name: "Type",
+      type: "string",
+      description: "The type of the secret",
+      cell: (o) => String(o.type ?? ""),
+    },
+    { name: "Data", type: "string", description: "Number of data entries", cell: dataCount },
+  ],
+  selectableFields: (o) => ({ type: String(o.type ?? "") }),
+  prepareForCreate: foldStringData,
+  prepareForUpdate: foldStringData,
+});
+
+/** Secrets: `stringData` is write-only; it lands base64-encoded in `data`. */
+function foldStringData(obj: KubeObject): void {
+  if (obj.type === undefined) obj.type = "Opaque";
+  const stringData = obj.stringData as Record<string, string> | undefined;
+  if (!stringData) return;
+  const data = { ...((obj.data as Record<string, string> | undefined) ?? {}) };
+  for (const [k, v] of Object.entries(stringData))
+    data[k] = Buffer.from(v, "utf8").toString("base64");
+  obj.data = data;
+  delete obj.stringData;
+}
+
+const serviceAccounts = builtinType({
+  group: "",
+  version: "v1",
+  kind: "ServiceAccount",
+  plural: "serviceaccounts",
+  singular: "serviceaccount",
+  shortNames: ["sa"],
+  schema: serviceAccountSchema,
+  columns: [
+    {
+      name: "Secrets",
+      type: "string",
+      description: "Number of secrets",
+      cell: (o) => ((o.secrets as unknown[]) ?? []).length,
+    },
+  ],
+});
+
+const str = (v: unknown) => (v === undefined || v === null ? "" : String(v));
+
+const events = builtinType({
+  group: "",
+  version: "v1",
+  kind: "Event",
+  plural: "events",
+  singular: "event",
+  shortNames: ["ev"],
+  nameRule: "path-segment",
+  schema: eventSchema,
+  ownColumns: true,
+  columns: [
+    {
+      name: "Last Seen",
+      type: "string",
+      cell: (o) => age(str(o.lastTimestamp || o.eventTime || o.metadata.creationTimestamp)),
+    },
+    { name: "Type", type: "string", cell: (o) => str(o.type) },
+    { name: "Reason", type: "string", cell: (o) => str(o.reason) },
+    {
+      name: "Object",
+      type: "string",
+      cell: (o) => {
+        const ref = (o.involvedObject ?? {}) as { kind?: string; name?: string };
+        return `${str(ref.kind).toLowerCase()}/${str(ref.name)}`;
+      },
+    },
+    { name: "Message", type: "string", cell: (o) => str(o.message) },
+    {
+      name: "Name",
+      type: "string",
+      format: "name",
+      priority: 1,
+      cell: (o) => str(o.metadata.name),
+    },
+  ],
+  selectableFields: (o) => {
+    const ref = (o.involvedObject ?? {}) as Record<string, unknown>;
+    const out: Record<string, string> = { reason: str(o.reason), type: str(o.type) };
+    for (const k of [
+      "kind",
+      "namespace",
+      "name",
+      "uid",
+      "apiVersion",
+      "resourceVersion",
+      "fieldPath",
+    ])
+      out[`involvedObject.${k}`] = str(ref[k]);
+    return out;
+  },
+});
+
+const leases = builtinType({
+  group: "coordination.k8s.io",
+  version: "v1",
+  kind: "Lease",
+  plural: "leases",
+  singular: "lease",
+  schema: leaseSchema,
+  columns: [
+    {
+      name: "Holder",
+      type: "string",
+      description: "The holder of the lease",
+      cell: (o) => str((o.spec as { holderIdentity?: string } | undefined)?.holderIdentity),
+    },
+  ],
+});
+
+/** Every built-in kind, in discovery order. */
+export function builtinTypes(): ResourceType[] {
+  return [namespaces, configMaps, secrets, serviceAccounts, events, leases, crdResourceType];
+}

@@ -1,0 +1,81 @@
+/**
+ * A ResourceType describes one served resource (built-in kind or CRD version):
+ * its REST names, scope, schema, table columns and the kind-specific hooks the
+ * generic store calls. Every kind the apiserver serves is one of these.
+ */
+import type { FieldError } from "../../api/errors.js";
+import type { Schema } from "../../api/schema.js";
+import type { KubeObject } from "../../api/types.js";
+
+export interface TableColumn {
+  name: string;
+  type: "string" | "integer" | "number" | "boolean" | "date";
+  format?: string;
+  description?: string;
+  priority?: number;
+  /** The cell value for an object. */
+  cell(obj: KubeObject): unknown;
+}
+
+export type NameRule = "dns1123-label" | "dns1123-subdomain" | "path-segment";
+
+export interface ScaleSubresource {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
+
+export interface ResourceType {
+  group: string;
+  version: string;
+  kind: string;
+  listKind: string;
+  plural: string;
+  singular: string;
+  namespaced: boolean;
+  shortNames: string[];
+  categories: string[];
+  verbs: string[];
+  /** The status subresource: spec and status are written separately. */
+  status: boolean;
+  scale?: ScaleSubresource;
+  nameRule: NameRule;
+  /** Full object schema (with apiVersion, kind, metadata). */
+  schema: Schema;
+  /** Built-in kinds take strategic merge patch; custom kinds do not. */
+  strategicMergePatch: boolean;
+  /** Columns after NAME; AGE is appended unless a column is named Age. */
+  columns: TableColumn[];
+  /** When true, `columns` are the whole table (no NAME first, no AGE appended). */
+  ownColumns?: boolean;
+  /** Field selector values beyond metadata.name / metadata.namespace. */
+  selectableFields?(obj: KubeObject): Record<string, string>;
+  /** Kind-specific checks on create and update (old is set on update). */
+  validate?(obj: KubeObject, old: KubeObject | undefined): FieldError[];
+  /** Sets defaults and server-owned fields before a create is stored. */
+  prepareForCreate?(obj: KubeObject): void;
+  /** Keeps server-owned fields on update (old is the stored state). */
+  prepareForUpdate?(obj: KubeObject, old: KubeObject): void;
+  /** True for kinds whose objects are served but not deletable by users. */
+  undeletable?(obj: KubeObject): string | undefined;
+}
+
+export function apiVersionOf(t: { group: string; version: string }): string {
+  return t.group === "" ? t.version : `${t.group}/${t.version}`;
+}
+
+/** `configmaps` or `crontabs.stable.example.com`, for messages. */
+export function qualifiedPlural(t: { group: string; plural: string }): string {
+  return t.group === "" ? t.plural : `${t.plural}.${t.group}`;
+}
+
+export const STANDARD_VERBS = [
+  "create",
+  "delete",
+  "deletecollection",
+  "get",
+  "list",
+  "patch",
+  "update",
+  "watch",
+];

@@ -1,0 +1,194 @@
+/**
+ * Routes one HTTP request: health and version, discovery, OpenAPI, then resource
+ * requests to their verb's handler. Every failure becomes a Status response.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { ApiError, MethodNotAllowedError, NotFoundError } from "../api/errors.js";
+import {
+  AGGREGATED_V2_CONTENT_TYPE,
+  aggregated,
+  coreVersions,
+  groupDocument,
+  groupList,
+  resourceList,
+  VERSION_INFO,
+  wantsAggregated,
+} from "./discovery.js";
+import type { RequestContext, ServerContext } from "./handlers/context.js";
+import { handleDelete, handleDeleteCollection } from "./handlers/delete.js";
+import { handlePatch } from "./handlers/patch.js";
+import { handleGet, handleList } from "./handlers/read.js";
+import { handleWatch } from "./handlers/watch.js";
+import { handleCreate, handleUpdate } from "./handlers/write.js";
+import { parseRequestInfo } from "./http/request-info.js";
+import { sendError, sendJson } from "./http/respond.js";
+import type { OpenApiDocuments } from "./openapi-documents.js";
+
+export interface RouterDeps {
+  server: ServerContext;
+  openapi: OpenApiDocuments;
+  /** Returns the user name for a request, or undefined when unauthenticated. */
+  authenticate(req: IncomingMessage): string | undefined;
+  ready(): boolean;
+}
+
+const PUBLIC_PATHS = new Set(["/healthz", "/livez", "/readyz", "/version"]);
+
+export async function route(
+  deps: RouterDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  try {
+    const url = new URL(req.url ?? "/", "https://hearth");
+    const path = url.pathname.replace(/\/+$/, "") || "/";
+    if (PUBLIC_PATHS.has(path)) return publicEndpoint(deps, path, res);
+    const user = deps.authenticate(req);
+    if (user === undefined) throw new ApiError(401, "Unauthorized", "Unauthorized");
+    if (await nonResource(deps, req, res, path)) return;
+    const info = parseRequestInfo(req.method ?? "GET", path, url.searchParams);
+    if (!info)
+      throw new ApiError(404, "NotFound", "the server could not find the requested resource");
+    const type = deps.server.registry.lookup(info.group, info.version, info.resource);
+    if (!type)
+      throw new ApiError(404, "NotFound", "the server could not find the requested resource");
+    if (info.namespace !== undefined && !type.namespaced)
+      throw new ApiError(404, "NotFound", "the server could not find the requested resource");
+    if (info.subresource && !(info.subresource === "status" && type.status)) {
+      throw new ApiError(404, "NotFound", "the server could not find the requested resource");
+    }
+    const ctx: RequestContext = {
+      server: deps.server,
+      req,
+      res,
+      info,
+      query: url.searchParams,
+      type,
+      user,
+      warnings: [],
+    };
+    await dispatch(ctx);
+  } catch (e) {
+    sendError(res, e);
+  }
+}
+
+async function dispatch(ctx: RequestContext): Promise<void> {
+  const { verb, name, subresource } = ctx.info;
+  if (subresource && !["get", "update", "patch"].includes(verb)) {
+    throw new MethodNotAllowedError(
+      `${verb} is not supported on ${ctx.type.plural}/${subresource}`,
+    );
+  }
+  switch (verb) {
+    case "get":
+      return handleGet(ctx);
+    case "list":
+      return handleList(ctx);
+    case "watch":
+      if (name) {
+        ctx.query.set("fieldSelector", `metadata.name=${name}`);
+      }
+      return handleWatch(ctx);
+    case "create":
+      if (name)
+        throw new MethodNotAllowedError(
+          `the server does not allow this method on the requested resource`,
+        );
+      return handleCreate(ctx);
+    case "update":
+      if (!name)
+        throw new MethodNotAllowedError(
+          `the server does not allow this method on the requested resource`,
+        );
+      return handleUpdate(ctx);
+    case "patch":
+      if (!name)
+        throw new MethodNotAllowedError(
+          `the server does not allow this method on the requested resource`,
+        );
+      return handlePatch(ctx);
+    case "delete":
+      return handleDelete(ctx);
+    case "deletecollection":
+      return handleDeleteCollection(ctx);
+    default:
+      throw new MethodNotAllowedError(
+        `the server does not allow this method on the requested resource`,
+      );
+  }
+}
+
+function publicEndpoint(deps: RouterDeps, path: string, res: ServerResponse): void {
+  if (path === "/version") {
+    sendJson(res, 200, VERSION_INFO);
+    return;
+  }
+  if (path === "/readyz" && !deps.ready()) {
+    res.writeHead(503, { "Content-Type": "text/plain" });
+    res.end("[-]hearth not ready\nreadyz check failed");
+    return;
+  }
+  res.writeHead(200, {
+    "Content-Type": "text/plain; charset=utf-8",
+    "X-Content-Type-Options": "nosniff",
+  });
+  res.end("ok");
+}
+
+/** Discovery and OpenAPI; true when handled. */
+async function nonResource(
+  deps: RouterDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+): Promise<boolean> {
+  const registry = deps.server.registry;
+  const parts = path.split("/").filter((p) => p !== "");
+  if (path === "/api" || path === "/apis") {
+    if (wantsAggregated(req)) {
+      const body = JSON.stringify(aggregated(registry, path === "/api"));
+      res.writeHead(200, {
+        "Content-Type": AGGREGATED_V2_CONTENT_TYPE,
+        "Content-Length": Buffer.byteLength(body),
+        Vary: "Accept",
+      });
+      res.end(body);
+    } else {
+      sendJson(res, 200, path === "/api" ? coreVersions() : groupList(registry), {
+        Vary: "Accept",
+      });
+    }
+    return true;
+  }
+  if (path === "/api/v1") {
+    sendJson(res, 200, resourceList(registry, "", "v1"));
+    return true;
+  }
+  if (parts[0] === "apis" && parts.length === 2) {
+    const doc = groupDocument(registry, parts[1]!);
+    if (!doc) throw new NotFoundError({ group: "", resource: "", name: parts[1] });
+    sendJson(res, 200, doc);
+    return true;
+  }
+  if (parts[0] === "apis" && parts.length === 3) {
+    const doc = resourceList(registry, parts[1]!, parts[2]!);
+    if (!doc)
+      throw new ApiError(404, "NotFound", "the server could not find the requested resource");
+    sendJson(res, 200, doc);
+    return true;
+  }
+  if (parts[0] === "openapi") {
+    const body = parts[1] === "v3" ? deps.openapi.document(parts.slice(2).join("/")) : undefined;
+    if (body === undefined)
+      throw new ApiError(404, "NotFound", "the server could not find the requested resource");
+    res.writeHead(200, {
+      "Content-Type": "application/json",
+      "Content-Length": Buffer.byteLength(body),
+      "Cache-Control": "no-cache, private",
+    });
+    res.end(body);
+    return true;
+  }
+  return false;
+}

@@ -1,0 +1,59 @@
+/**
+ * Schemas of the built-in kinds the server serves, inline (no `$ref`), faithful
+ * to Kubernetes v1.32's OpenAPI including the SMP/SSA list and map extensions.
+ *
+ * Keying: `builtinSchemas` is keyed by `schemaKey(gvk)` = `<group>/<version>/<Kind>`
+ * with the core group as the empty string, e.g. `"/v1/ConfigMap"`,
+ * `"coordination.k8s.io/v1/Lease"`.
+ */
+import type { Schema } from "../../api/schema.js";
+import type { GroupVersionKind } from "../../api/types.js";
+import { configMapSchema } from "./config-map.js";
+import { customResourceDefinitionSchema } from "./custom-resource-definition.js";
+import { eventSchema } from "./event.js";
+import { leaseSchema } from "./lease.js";
+import { namespaceSchema } from "./namespace.js";
+import { secretSchema } from "./secret.js";
+import { serviceAccountSchema } from "./service-account.js";
+
+export { customResourceSchema } from "./custom-resource.js";
+export { API_VERSION_DESCRIPTION, KIND_DESCRIPTION, kindSchema } from "./kind.js";
+export { OBJECT_META_DESCRIPTION, objectMeta } from "./object-meta.js";
+export {
+  configMapSchema,
+  customResourceDefinitionSchema,
+  eventSchema,
+  leaseSchema,
+  namespaceSchema,
+  secretSchema,
+  serviceAccountSchema,
+};
+
+export function schemaKey(gvk: GroupVersionKind): string {
+  return `${gvk.group}/${gvk.version}/${gvk.kind}`;
+}
+
+const all: Schema[] = [
+  namespaceSchema,
+  configMapSchema,
+  secretSchema,
+  serviceAccountSchema,
+  eventSchema,
+  leaseSchema,
+  customResourceDefinitionSchema,
+];
+
+/** Every built-in kind's schema, keyed by `schemaKey`. */
+export const builtinSchemas: Readonly<Record<string, Schema>> = Object.freeze(
+  Object.fromEntries(
+    all.map((s) => {
+      const gvk = s["x-kubernetes-group-version-kind"]?.[0];
+      if (!gvk) throw new Error("built-in schema without x-kubernetes-group-version-kind");
+      return [schemaKey(gvk), s];
+    }),
+  ),
+);
+
+export function builtinSchema(gvk: GroupVersionKind): Schema | undefined {
+  return builtinSchemas[schemaKey(gvk)];
+}

@@ -1,0 +1,191 @@
+/**
+ * The generic store of API objects on a storage Backend: key mapping, decoding
+ * (resourceVersion is the storage revision), storage errors turned into API errors,
+ * paged and filtered lists. It knows nothing of HTTP; handlers call it.
+ */
+import {
+  AlreadyExistsError,
+  ConflictError,
+  ExpiredError,
+  InternalError,
+  NotFoundError,
+  STALE_OBJECT_MESSAGE,
+} from "../../api/errors.js";
+import type { KubeObject } from "../../api/types.js";
+import type { Backend, KeyValue } from "../../storage/backend.js";
+import {
+  CompactedError,
+  KeyExistsError,
+  KeyNotFoundError,
+  RevisionMismatchError,
+} from "../../storage/errors.js";
+import type { ResourceType } from "../resources/resource-type.js";
+import { decodeContinue, encodeContinue } from "./continue-token.js";
+import { listPrefix, objectKey } from "./keys.js";
+
+export interface ListQuery {
+  namespace?: string;
+  limit?: number;
+  continue?: string;
+  /** `resourceVersion` of the request: "" / "0" → current. */
+  resourceVersion?: string;
+  /** Kept items; absent keeps all. */
+  filter?: (obj: KubeObject) => boolean;
+}
+
+export interface ListPage {
+  items: KubeObject[];
+  resourceVersion: string;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
+/** Parses the stored JSON and sets the revision as resourceVersion. */
+export function decodeObject(kv: KeyValue): KubeObject {
+  const obj = JSON.parse(kv.value) as KubeObject;
+  obj.metadata.resourceVersion = String(kv.modRevision);
+  return obj;
+}
+
+/** The stored form: the object without its resourceVersion (the revision is the truth). */
+export function encodeObject(obj: KubeObject): string {
+  const { resourceVersion: _rv, ...metadata } = obj.metadata;
+  return JSON.stringify({ ...obj, metadata });
+}
+
+export function tooOldMessage(requested: number, compacted: number): string {
+  return `too old resource version: ${requested} (${compacted})`;
+}
+
+export class ObjectStore {
+  constructor(readonly backend: Backend) {}
+
+  async get(t: ResourceType, namespace: string | undefined, name: string): Promise<KubeObject> {
+    const kv = await this.backend.get(objectKey(t, namespace, name));
+    if (!kv) throw new NotFoundError({ group: t.group, resource: t.plural, name });
+    return decodeObject(kv);
+  }
+
+  async tryGet(
+    t: ResourceType,
+    namespace: string | undefined,
+    name: string,
+  ): Promise<KubeObject | undefined> {
+    const kv = await this.backend.get(objectKey(t, namespace, name));
+    return kv ? decodeObject(kv) : undefined;
+  }
+
+  async create(t: ResourceType, obj: KubeObject): Promise<KubeObject> {
+    const name = obj.metadata.name ?? "";
+    try {
+      const kv = await this.backend.create(
+        objectKey(t, obj.metadata.namespace, name),
+        encodeObject(obj),
+      );
+      return decodeObject(kv);
+    } catch (e) {
+      if (e instanceof KeyExistsError)
+        throw new AlreadyExistsError({ group: t.group, resource: t.plural, name }, { cause: e });
+      throw e;
+    }
+  }
+
+  /** Writes `obj` if the stored revision is still `expectedRevision`. */
+  async update(t: ResourceType, obj: KubeObject, expectedRevision: number): Promise<KubeObject> {
+    const name = obj.metadata.name ?? "";
+    try {
+      const kv = await this.backend.update(
+        objectKey(t, obj.metadata.namespace, name),
+        encodeObject(obj),
+        expectedRevision,
+      );
+      return decodeObject(kv);
+    } catch (e) {
+      throw translateWriteError(t, name, e);
+    }
+  }
+
+  /** Removes the object if it is still at `expectedRevision`; returns its last state. */
+  async remove(t: ResourceType, obj: KubeObject, expectedRevision: number): Promise<KubeObject> {
+    const name = obj.metadata.name ?? "";
+    try {
+      const kv = await this.backend.delete(
+        objectKey(t, obj.metadata.namespace, name),
+        expectedRevision,
+      );
+      return decodeObject(kv);
+    } catch (e) {
+      throw translateWriteError(t, name, e);
+    }
+  }
+
+  /**
+   * One page of a list. With a filter, pages are filled by reading on until `limit`
+   * matching items are found, as kube-apiserver does over etcd.
+   */
+  async list(t: ResourceType, q: ListQuery): Promise<ListPage> {
+    const prefix = listPrefix(t, q.namespace);
+    let after: string | undefined;
+    let revision = 0;
+    if (q.continue) {
+      const point = decodeContinue(q.continue, prefix);
+      after = point.after;
+      revision = point.revision;
+    } else if (q.resourceVersion && q.resourceVersion !== "0" && q.limit) {
+      revision = Number(q.resourceVersion);
+    }
+    const limit = q.limit && q.limit > 0 ? q.limit : 0;
+    const items: KubeObject[] = [];
+    try {
+      for (;;) {
+        const chunk = limit ? Math.max(limit - items.length, 100) : 0;
+        const page = await this.backend.list(prefix, { limit: chunk, after, revision });
+        revision = page.revision;
+        for (const kv of page.items) {
+          after = kv.key;
+          const obj = decodeObject(kv);
+          if (q.filter && !q.filter(obj)) continue;
+          items.push(obj);
+          if (limit && items.length === limit) {
+            const more = page.more || kv !== page.items[page.items.length - 1];
+            return {
+              items,
+              resourceVersion: String(revision),
+              ...(more ? { continue: encodeContinue({ revision, after: kv.key }) } : {}),
+              ...(more && !q.filter && page.remaining !== undefined
+                ? {
+                    remainingItemCount:
+                      page.remaining + (page.items.length - 1 - page.items.indexOf(kv)),
+                  }
+                : {}),
+            };
+          }
+        }
+        if (!page.more) return { items, resourceVersion: String(revision) };
+      }
+    } catch (e) {
+      if (e instanceof CompactedError) {
+        throw new ExpiredError(
+          q.continue
+            ? "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list."
+            : tooOldMessage(e.requested, e.compacted),
+          { cause: e },
+        );
+      }
+      throw e;
+    }
+  }
+
+  async count(t: ResourceType, namespace?: string): Promise<number> {
+    return this.backend.count(listPrefix(t, namespace));
+  }
+}
+
+function translateWriteError(t: ResourceType, name: string, e: unknown): Error {
+  const ref = { group: t.group, resource: t.plural, name };
+  if (e instanceof KeyNotFoundError) return new NotFoundError(ref, { cause: e });
+  if (e instanceof RevisionMismatchError)
+    return new ConflictError(ref, STALE_OBJECT_MESSAGE, { cause: e });
+  if (e instanceof Error) return e;
+  return new InternalError(String(e));
+}

@@ -1,0 +1,37 @@
+/** A small flag parser: `--name value`, `--name=value`, boolean `--flag`. */
+
+export interface ParsedArgs {
+  flags: Map<string, string>;
+  positional: string[];
+}
+
+export function parseArgs(argv: string[], booleans: string[] = []): ParsedArgs {
+  const flags = new Map<string, string>();
+  const positional: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!a.startsWith("--")) {
+      positional.push(a);
+      continue;
+    }
+    const eq = a.indexOf("=");
+    if (eq > 0) flags.set(a.slice(2, eq), a.slice(eq + 1));
+    else if (booleans.includes(a.slice(2))) flags.set(a.slice(2), "true");
+    else {
+      const v = argv[i + 1];
+      if (v === undefined || v.startsWith("--")) throw new Error(`flag ${a} needs a value`);
+      flags.set(a.slice(2), v);
+      i++;
+    }
+  }
+  return { flags, positional };
+}
+
+export function intFlag(args: ParsedArgs, name: string, fallback: number): number {
+  const v = args.flags.get(name);
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0)
+    throw new Error(`--${name} must be a non-negative integer, got ${JSON.stringify(v)}`);
+  return n;
+}

@@ -1,0 +1,2 @@
+/** The CLI's commands, one function each. */
+export { up } from "./up.js";

@@ -1,0 +1,188 @@
+/**
+ * The one client interface every component uses to reach the API, split by
+ * capability as in controller-runtime: Reader, Writer, StatusWriter, Watcher.
+ * A cache is a Reader; a reconciler that only reads asks for a Reader. The HTTP
+ * implementation lives in `http-client.ts`; an in-process one can implement the
+ * same interface.
+ */
+import {
+  isObject,
+  type KubeList,
+  type KubeObject,
+  type Status,
+  type WatchEvent,
+} from "../api/types.js";
+
+export interface ResourceId {
+  apiVersion: string;
+  kind: string;
+}
+
+/** How a kind is reached over REST: its plural resource name and its scope. */
+export interface ResourceMapping {
+  plural: string;
+  namespaced: boolean;
+}
+
+/**
+ * Maps apiVersion + kind to a REST resource. Throws a 404 ApiError
+ * (`no matches for kind "X" in version "g/v"`) when the server does not serve it.
+ */
+export interface ResourceMapper {
+  resolve(apiVersion: string, kind: string): Promise<ResourceMapping>;
+}
+
+export interface SelectorOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+}
+
+export interface ListOptions extends SelectorOptions {
+  /** Omitted: all namespaces (or a cluster-scoped kind). */
+  namespace?: string;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: "NotOlderThan" | "Exact";
+}
+
+export interface Reader {
+  /** Throws a 404 ApiError (reason NotFound) when the object does not exist. */
+  get<T extends KubeObject = KubeObject>(
+    apiVersion: string,
+    kind: string,
+    name: string,
+    namespace?: string,
+  ): Promise<T>;
+  list<T extends KubeObject = KubeObject>(
+    apiVersion: string,
+    kind: string,
+    opts?: ListOptions,
+  ): Promise<KubeList<T>>;
+}
+
+export interface WriteOptions {
+  fieldManager?: string;
+  dryRun?: boolean;
+}
+
+export type PatchType = "merge" | "json" | "strategic" | "apply";
+
+export interface PatchOptions extends WriteOptions {
+  /** Server-side apply only: take ownership of conflicting fields. */
+  force?: boolean;
+}
+
+export interface ApplyOptions {
+  fieldManager: string;
+  force?: boolean;
+  dryRun?: boolean;
+}
+
+export interface DeleteOptions {
+  propagationPolicy?: "Orphan" | "Background" | "Foreground";
+  preconditions?: { uid?: string; resourceVersion?: string };
+  gracePeriodSeconds?: number;
+  dryRun?: boolean;
+}
+
+export interface DeleteCollectionOptions extends DeleteOptions, SelectorOptions {
+  namespace?: string;
+}
+
+export interface Writer {
+  create<T extends KubeObject>(obj: T, opts?: WriteOptions): Promise<T>;
+  /** PUT; the object's `metadata.resourceVersion` guards against lost updates (409). */
+  update<T extends KubeObject>(obj: T, opts?: WriteOptions): Promise<T>;
+  /** `patch` is sent as JSON unless it is a string, which is sent as is. */
+  patch<T extends KubeObject = KubeObject>(
+    apiVersion: string,
+    kind: string,
+    name: string,
+    namespace: string | undefined,
+    patch: unknown,
+    type: PatchType,
+    opts?: PatchOptions,
+  ): Promise<T>;
+  /** Server-side apply of a full intent; creates the object if absent. */
+  apply<T extends KubeObject>(obj: KubeObject, opts: ApplyOptions): Promise<T>;
+  /**
+   * Resolves to a Status when the object was removed at once, or to the object
+   * (with `deletionTimestamp`) when finalizers keep it; see `isStatus`.
+   */
+  delete(
+    apiVersion: string,
+    kind: string,
+    name: string,
+    namespace?: string,
+    opts?: DeleteOptions,
+  ): Promise<KubeObject | Status>;
+  deleteCollection(
+    apiVersion: string,
+    kind: string,
+    opts?: DeleteCollectionOptions,
+  ): Promise<KubeList | Status>;
+}
+
+/** Writes to the `/status` subresource, which ignores changes outside `status`. */
+export interface StatusWriter {
+  updateStatus<T extends KubeObject>(obj: T, opts?: WriteOptions): Promise<T>;
+  patchStatus<T extends KubeObject = KubeObject>(
+    apiVersion: string,
+    kind: string,
+    name: string,
+    namespace: string | undefined,
+    patch: unknown,
+    type: PatchType,
+    opts?: PatchOptions,
+  ): Promise<T>;
+}
+
+export interface WatchOptions extends SelectorOptions {
+  namespace?: string;
+  resourceVersion?: string;
+  allowWatchBookmarks?: boolean;
+  timeoutSeconds?: number;
+}
+
+export interface Watcher {
+  /**
+   * Yields events until the server ends the stream or `signal` aborts (then the
+   * iteration just ends). An `ERROR` event is thrown as the ApiError rebuilt from
+   * its Status, e.g. code 410 Expired, on which an informer relists.
+   */
+  watch<T extends KubeObject = KubeObject>(
+    apiVersion: string,
+    kind: string,
+    opts: WatchOptions,
+    signal: AbortSignal,
+  ): AsyncIterable<WatchEvent<T>>;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+export type Client = Reader &
+  Writer &
+  StatusWriter &
+  Watcher & {
+    readonly mapper: ResourceMapper;
+    /**
+     * Escape hatch for tests and odd endpoints (logs, discovery). `path` includes
+     * any query string. Never throws on a non-2xx status: the caller reads it.
+     */
+    request(
+      method: string,
+      path: string,
+      body?: string,
+      headers?: Record<string, string>,
+    ): Promise<RawResponse>;
+  };
+
+/** True when a value received from the API is a `Status` rather than an object. */
+export function isStatus(value: unknown): value is Status {
+  return isObject(value) && value.kind === "Status" && value.apiVersion === "v1";
+}

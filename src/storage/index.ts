@@ -1,0 +1,22 @@
+/**
+ * The storage layer's facade: the Backend contract, its typed errors, and the
+ * backends (SQLite by default, in-memory for unit tests of the layers above).
+ * The shared test suite lives in `backend-suite.ts` and is imported directly.
+ */
+export type {
+  Backend,
+  KeyValue,
+  ListOptions,
+  ListResult,
+  StorageEvent,
+  WatchOptions,
+} from "./backend.js";
+export {
+  BackendClosedError,
+  CompactedError,
+  KeyExistsError,
+  KeyNotFoundError,
+  RevisionMismatchError,
+} from "./errors.js";
+export { MemoryBackend } from "./memory/memory-backend.js";
+export { openSqliteBackend, SqliteBackend } from "./sqlite/sqlite-backend.js";

@@ -1,0 +1,176 @@
+/**
+ * Runs `hearth up` as a real child process for end-to-end tests, on a fresh data
+ * directory and a free port, and drives the real `kubectl` against it. Everything
+ * a test starts is stopped and removed by `stop()`.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** dist/test/support → repository root. */
+export const REPO_ROOT = resolve(here, "../../..");
+export const HEARTH_MAIN = join(REPO_ROOT, "dist/src/main/hearth.js");
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Hearth {
+  dataDir: string;
+  kubeconfig: string;
+  url: string;
+  port: number;
+  process: ChildProcess;
+  /** Runs kubectl against this server; never throws on a non-zero exit. */
+  kubectl(args: string[], opts?: { input?: string; timeoutMs?: number }): Promise<RunResult>;
+  /** Runs kubectl and throws unless it exits 0; returns stdout. */
+  kubectlOk(args: string[], opts?: { input?: string; timeoutMs?: number }): Promise<string>;
+  /** Starts kubectl without waiting (for `get -w`); the caller kills it. */
+  kubectlSpawn(args: string[]): ChildProcess;
+  /** SIGTERM and wait for exit. */
+  stop(): Promise<number | null>;
+  /** SIGKILL and wait for exit. */
+  kill9(): Promise<void>;
+  /** Stops the server if running and removes its data directory and kubectl home. */
+  cleanup(): Promise<void>;
+}
+
+export function run(
+  cmd: string,
+  args: string[],
+  opts: { input?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<RunResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(cmd, args, {
+      env: opts.env ?? process.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? 60_000);
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code: code ?? -1, stdout, stderr });
+    });
+    child.stdin.end(opts.input ?? "");
+  });
+}
+
+function waitExit(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((r) => child.once("exit", (code) => r(code)));
+}
+
+/** Starts `hearth up` on `dataDir` (a new temp dir when absent) and waits for its ready line. */
+export async function startHearth(
+  opts: { dataDir?: string; extraArgs?: string[]; timeoutMs?: number } = {},
+): Promise<Hearth> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "hearth-e2e-"));
+  const home = mkdtempSync(join(tmpdir(), "hearth-kubectl-home-"));
+  const child = spawn(
+    process.execPath,
+    [HEARTH_MAIN, "up", "--data-dir", dataDir, "--port", "0", ...(opts.extraArgs ?? [])],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let stderr = "";
+  child.stderr!.on("data", (d) => {
+    stderr += d;
+    if (stderr.length > 100_000) stderr = stderr.slice(-50_000);
+  });
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    let out = "";
+    const timer = setTimeout(
+      () => reject(new Error(`hearth up not ready in time; stderr:\n${stderr}`)),
+      opts.timeoutMs ?? 30_000,
+    );
+    child.stdout!.on("data", (d) => {
+      out += d;
+      const m = /ready: (https:\/\/[^\s]+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolveUrl(m[1]!);
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`hearth up exited with ${code}; stderr:\n${stderr}`));
+    });
+  });
+  const kubeconfig = join(dataDir, "admin.kubeconfig");
+  const env = { ...process.env, HOME: home, KUBECONFIG: kubeconfig };
+  const kubectl = (args: string[], o: { input?: string; timeoutMs?: number } = {}) =>
+    run("kubectl", ["--kubeconfig", kubeconfig, ...args], { env, ...o });
+  let cleaned = false;
+  return {
+    dataDir,
+    kubeconfig,
+    url,
+    port: Number(new URL(url).port),
+    process: child,
+    kubectl,
+    async kubectlOk(args, o) {
+      const r = await kubectl(args, o);
+      if (r.code !== 0)
+        throw new Error(`kubectl ${args.join(" ")} exited ${r.code}:\n${r.stderr}${r.stdout}`);
+      return r.stdout;
+    },
+    kubectlSpawn(args) {
+      return spawn("kubectl", ["--kubeconfig", kubeconfig, ...args], {
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+    },
+    async stop() {
+      child.kill("SIGTERM");
+      return waitExit(child);
+    },
+    async kill9() {
+      child.kill("SIGKILL");
+      await waitExit(child);
+    },
+    async cleanup() {
+      if (cleaned) return;
+      cleaned = true;
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGKILL");
+        await waitExit(child);
+      }
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls `check` until it returns a truthy value or the deadline passes. */
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (let delay = 20; ; delay = Math.min(delay * 2, 500)) {
+    try {
+      const v = await check();
+      if (v) return v;
+    } catch (e) {
+      lastError = e;
+    }
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${lastError ? `: ${String(lastError)}` : ""}`);
+    await new Promise((r) => setTimeout(r, delay));
+  }
+}
