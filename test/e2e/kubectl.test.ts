@@ -63,7 +63,7 @@ describe("kubectl against hearth up", () => {
     assert.match(table, /^NAME\s+SPEC\s+REPLICAS\s+AGE$/m);
     assert.match(table, /^nightly\s+0 3 \* \* \*\s+3\s+\d+s$/m);
     const wide = await h.kubectlOk(["get", "ct", "-o", "wide"]);
-    assert.match(wide, /^NAME\s+SPEC\s+REPLICAS\s+AGE\s+IMAGE$/m);
+    assert.match(wide, /^NAME\s+SPEC\s+REPLICAS\s+IMAGE\s+AGE$/m);
     assert.match(wide, /backup:1/);
     const all = await h.kubectlOk(["get", "crontabs", "-A", "--show-labels"]);
     assert.match(all, /^NAMESPACE\s+NAME\s+SPEC\s+REPLICAS\s+AGE\s+LABELS$/m);

@@ -1,3 +1,4 @@
+/** Group-version documents, checked against what kubectl explain, its field-validation verifier and client-side apply read. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { isDeepStrictEqual } from "node:util";

@@ -1,3 +1,4 @@
+/** Kube's naming of OpenAPI paths, components, operation ids and tags. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { componentName, groupVersionPath, operationGroupVersion, operationTag } from "./names.js";

@@ -1,3 +1,4 @@
+/** The /openapi/v3 index and its content hashes. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { allResources, configMaps } from "./fixtures.js";

@@ -8,7 +8,7 @@ import type { Schema } from "../../api/schema.js";
 import { isObject } from "../../api/types.js";
 import { fieldElement, type PathElement } from "./field-path.js";
 import { FieldSet } from "./field-set.js";
-import { jsonEqual } from "./json-value.js";
+import { getKey, jsonEqual } from "./json-value.js";
 import { fieldSchema } from "./schema-view.js";
 import { atomOf, listElements } from "./typed-value.js";
 
@@ -53,7 +53,10 @@ function compareAt(
     (atom.kind === "list" && Array.isArray(other));
   const container = atom.kind === "map" ? !atom.atomic : atom.kind === "list";
   const descended =
-    container && sameShape && !(isEmpty(lhs) && isEmpty(rhs)) && descend(lhs, rhs, atom, schema, path, c);
+    container &&
+    sameShape &&
+    !(isEmpty(lhs) && isEmpty(rhs)) &&
+    descend(lhs, rhs, atom, schema, path, c);
   if (!descended) {
     if (lhs === undefined) c.added.insert(path);
     else if (rhs === undefined) c.removed.insert(path);
@@ -79,7 +82,7 @@ function descend(
     const keys = new Set([...Object.keys(l), ...Object.keys(r)]);
     for (const key of keys) {
       const field = fieldSchema(schema, key);
-      compareAt(l[key], r[key], field.schema, [...path, fieldElement(key)], c);
+      compareAt(getKey(l, key), getKey(r, key), field.schema, [...path, fieldElement(key)], c);
     }
     return true;
   }

@@ -5,7 +5,12 @@
  * order, so serialized sets and conflict lists are deterministic.
  */
 import type { FieldsV1 } from "../../api/types.js";
-import { compareElements, type FieldPath, normalizeElement, type PathElement } from "./field-path.js";
+import {
+  compareElements,
+  type FieldPath,
+  normalizeElement,
+  type PathElement,
+} from "./field-path.js";
 
 interface SetNode {
   member: boolean;

@@ -33,6 +33,11 @@ export function hasKey(m: JsonMap, key: string): boolean {
   return Object.hasOwn(m, key) && m[key] !== undefined;
 }
 
+/** `m[key]` if it is an own property: never something inherited, such as the prototype for `__proto__`. */
+export function getKey(m: JsonMap, key: string): unknown {
+  return Object.hasOwn(m, key) ? m[key] : undefined;
+}
+
 /** Sets `m[key]` as an own data property, so a `__proto__` key cannot reach the prototype. */
 export function setKey(m: JsonMap, key: string, value: unknown): void {
   Object.defineProperty(m, key, { value, writable: true, enumerable: true, configurable: true });

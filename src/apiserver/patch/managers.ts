@@ -56,7 +56,9 @@ export function decodeManagedFields(entries: unknown): Managers {
       apiVersion,
       ...(typeof subresource === "string" && subresource ? { subresource } : {}),
       ...(typeof time === "string" ? { time } : {}),
-      fields: FieldSet.fromFieldsV1(isObject(fieldsV1) ? (fieldsV1 as ManagedFieldsEntry["fieldsV1"]) : {}),
+      fields: FieldSet.fromFieldsV1(
+        isObject(fieldsV1) ? (fieldsV1 as ManagedFieldsEntry["fieldsV1"]) : {},
+      ),
     };
     managers.set(managerId(m), m);
   }
@@ -115,7 +117,11 @@ export function capUpdateManagers(managers: Managers, max = MAX_UPDATE_MANAGERS)
   let length = updaters.length;
   for (const [id, m] of updaters) {
     if (length <= max) break;
-    const bucketId = managerId({ manager: "ancient-changes", operation: "Update", apiVersion: m.apiVersion });
+    const bucketId = managerId({
+      manager: "ancient-changes",
+      operation: "Update",
+      apiVersion: m.apiVersion,
+    });
     const first = firstByVersion.get(m.apiVersion);
     if (first === undefined) {
       firstByVersion.set(m.apiVersion, id);
@@ -125,9 +131,18 @@ export function capUpdateManagers(managers: Managers, max = MAX_UPDATE_MANAGERS)
     if (!bucket) {
       const firstManager = managers.get(first);
       managers.delete(first);
-      bucket = { manager: "ancient-changes", operation: "Update", apiVersion: m.apiVersion, fields: firstManager?.fields ?? FieldSet.empty() };
+      bucket = {
+        manager: "ancient-changes",
+        operation: "Update",
+        apiVersion: m.apiVersion,
+        fields: firstManager?.fields ?? FieldSet.empty(),
+      };
     }
-    managers.set(bucketId, { ...bucket, fields: bucket.fields.union(m.fields), ...(m.time !== undefined ? { time: m.time } : {}) });
+    managers.set(bucketId, {
+      ...bucket,
+      fields: bucket.fields.union(m.fields),
+      ...(m.time !== undefined ? { time: m.time } : {}),
+    });
     managers.delete(id);
     length--;
   }

@@ -6,7 +6,7 @@
  */
 import { BadRequestError } from "../../api/errors.js";
 import { isObject, type KubeObject } from "../../api/types.js";
-import { type JsonMap, setKey } from "./json-value.js";
+import { getKey, type JsonMap, setKey } from "./json-value.js";
 
 export function applyMergePatch(current: KubeObject, patch: unknown): KubeObject {
   if (!isObject(patch)) throw new BadRequestError("Invalid JSON Patch");
@@ -19,7 +19,7 @@ function mergeInto(target: JsonMap, patch: JsonMap): JsonMap {
     if (value === null) {
       delete target[key];
     } else if (isObject(value)) {
-      const current = target[key];
+      const current = getKey(target, key);
       setKey(target, key, mergeInto(isObject(current) ? current : {}, value));
     } else {
       setKey(target, key, structuredClone(value));

@@ -12,7 +12,11 @@ import { type JsonMap, setKey } from "./json-value.js";
 import { fieldSchema } from "./schema-view.js";
 import { atomOf, listElements } from "./typed-value.js";
 
-export function removeItems(value: JsonMap, toRemove: FieldSet, schema: Schema | undefined): JsonMap {
+export function removeItems(
+  value: JsonMap,
+  toRemove: FieldSet,
+  schema: Schema | undefined,
+): JsonMap {
   if (toRemove.isEmpty()) return value;
   const out = removeAt(value, toRemove, schema);
   return isObject(out) ? out : {};
@@ -28,7 +32,9 @@ function removeAt(value: unknown, toRemove: FieldSet, schema: Schema | undefined
       const pe = fieldElement(key);
       if (toRemove.has([pe])) continue;
       const under = toRemove.withPrefix(pe);
-      const kept = under.isEmpty() ? child : removeAt(child, under, fieldSchema(schema, key).schema);
+      const kept = under.isEmpty()
+        ? child
+        : removeAt(child, under, fieldSchema(schema, key).schema);
       if (kept !== undefined) setKey(out, key, kept);
     }
     return Object.keys(out).length > 0 ? out : undefined;

@@ -19,7 +19,9 @@ export class StrategicPatchError extends Error {
   }
 
   toApiError(): ApiError {
-    return this.code === 422 ? patchRejected(this) : new BadRequestError(this.message, { cause: this });
+    return this.code === 422
+      ? patchRejected(this)
+      : new BadRequestError(this.message, { cause: this });
   }
 }
 
@@ -32,9 +34,7 @@ export const badPatchFormatForSetElementOrderList = () =>
 export const noListOfLists = () => new StrategicPatchError("lists of lists are not supported", 422);
 
 export function noMergeKey(m: unknown, key: string): StrategicPatchError {
-  return new StrategicPatchError(
-    `map: ${goFormat(m)} does not contain declared merge key: ${key}`,
-  );
+  return new StrategicPatchError(`map: ${goFormat(m)} does not contain declared merge key: ${key}`);
 }
 
 /** `mergepatch.ErrBadArgType`: `expected` is only used for its type name. */

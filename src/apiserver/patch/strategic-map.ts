@@ -7,7 +7,7 @@
  */
 import type { Schema } from "../../api/schema.js";
 import { isObject } from "../../api/types.js";
-import { hasKey, type JsonMap, jsonKind, setKey } from "./json-value.js";
+import { getKey, hasKey, type JsonMap, jsonKind, setKey } from "./json-value.js";
 import {
   applyRetainKeys,
   DELETE_FROM_PRIMITIVE_LIST,
@@ -19,7 +19,11 @@ import {
 } from "./strategic-directives.js";
 import { badArgType, badPatchType } from "./strategic-errors.js";
 import { mergeList } from "./strategic-list.js";
-import { normalizeElementOrder, partitionByPresence, validateSetElementOrder } from "./strategic-order.js";
+import {
+  normalizeElementOrder,
+  partitionByPresence,
+  validateSetElementOrder,
+} from "./strategic-order.js";
 
 export function mergeMap(original: JsonMap, patch: JsonMap, schema: Schema | undefined): JsonMap {
   if (Object.hasOwn(patch, DIRECTIVE)) return mapDirective(patch[DIRECTIVE], patch);
@@ -32,7 +36,7 @@ export function mergeMap(original: JsonMap, patch: JsonMap, schema: Schema | und
       delete original[key];
       continue;
     }
-    const value = original[key];
+    const value = getKey(original, key);
     if (!hasKey(original, key) || jsonKind(value) !== jsonKind(patchValue)) {
       if (!deleteList) storeAsIs(original, key, patchValue);
       continue;
@@ -91,7 +95,11 @@ function mergeListField(
  * `mergePatchIntoOriginal`: merges each list named by a `$setElementOrder/<list>`
  * directive and orders it by that directive, patch items first in its order.
  */
-function applySetElementOrders(original: JsonMap, patch: JsonMap, schema: Schema | undefined): void {
+function applySetElementOrders(
+  original: JsonMap,
+  patch: JsonMap,
+  schema: Schema | undefined,
+): void {
   for (const directiveKey of Object.keys(patch)) {
     if (!directiveKey.startsWith(SET_ELEMENT_ORDER)) continue;
     const order = patch[directiveKey];
@@ -100,8 +108,8 @@ function applySetElementOrders(original: JsonMap, patch: JsonMap, schema: Schema
     const key = extractKey(directiveKey, SET_ELEMENT_ORDER);
     const inOriginal = hasKey(original, key);
     const inPatch = hasKey(patch, key);
-    const originalList = inOriginal ? original[key] : [];
-    const patchList = inPatch ? patch[key] : [];
+    const originalList = inOriginal ? getKey(original, key) : [];
+    const patchList = inPatch ? getKey(patch, key) : [];
     if (!Array.isArray(originalList)) throw badArgType("slice", originalList);
     if (!Array.isArray(patchList)) throw badArgType("slice", patchList);
     const meta = lookupPatchMeta(schema, key, true);
@@ -109,7 +117,8 @@ function applySetElementOrders(original: JsonMap, patch: JsonMap, schema: Schema
     let merged: unknown[];
     if (inOriginal && !inPatch) merged = originalList;
     else if (!inOriginal && inPatch) merged = patchValueAsIs(patchList) as unknown[];
-    else if (inOriginal && inPatch) merged = mergeListField(originalList, patchList, schema, key, false);
+    else if (inOriginal && inPatch)
+      merged = mergeListField(originalList, patchList, schema, key, false);
     else continue;
     delete patch[key];
     // Nothing to order (kube fails here, on its element-type check).

@@ -73,7 +73,8 @@ function walk(
   const duplicates = new Set<PathElement>();
   for (const pe of elements) {
     if (!seen.has(pe)) seen.add(pe);
-    else if (strict) throw new TypedValueError(path, `duplicate entries for key ${formatPath([pe])}`);
+    else if (strict)
+      throw new TypedValueError(path, `duplicate entries for key ${formatPath([pe])}`);
     else duplicates.add(pe);
   }
   for (const pe of duplicates) set.insert([...path, pe]);

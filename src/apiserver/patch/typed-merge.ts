@@ -8,7 +8,7 @@
 import type { Schema } from "../../api/schema.js";
 import { isObject } from "../../api/types.js";
 import type { PathElement } from "./field-path.js";
-import { type JsonMap, setKey } from "./json-value.js";
+import { getKey, type JsonMap, setKey } from "./json-value.js";
 import { fieldSchema } from "./schema-view.js";
 import { atomOf, listElements } from "./typed-value.js";
 
@@ -22,7 +22,7 @@ export function mergeTyped(live: unknown, applied: unknown, schema: Schema | und
     if (Object.keys(live).length === 0 && Object.keys(applied).length === 0) return applied;
     const out: JsonMap = { ...live };
     for (const [key, value] of Object.entries(applied)) {
-      setKey(out, key, mergeTyped(live[key], value, fieldSchema(schema, key).schema));
+      setKey(out, key, mergeTyped(getKey(live, key), value, fieldSchema(schema, key).schema));
     }
     return out;
   }

@@ -32,7 +32,8 @@ export function atomOf(schema: Schema | undefined, value: unknown): Atom {
     return s && isMapSchema(s) ? { kind: "map", atomic: isAtomicMap(s) } : { kind: "leaf" };
   }
   if (Array.isArray(value)) {
-    if (!s || !isListSchema(s)) return { kind: "list", shape: { kind: "atomic" }, items: undefined };
+    if (!s || !isListSchema(s))
+      return { kind: "list", shape: { kind: "atomic" }, items: undefined };
     return { kind: "list", shape: listShape(s), items: itemsSchema(s) };
   }
   return { kind: "leaf" };
@@ -48,7 +49,8 @@ export function listItemElement(
   items: Schema | undefined,
 ): PathElement {
   if (shape.kind === "map") {
-    if (item === null) throw new ListItemError("associative list with keys may not have a null element");
+    if (item === null)
+      throw new ListItemError("associative list with keys may not have a null element");
     if (!isObject(item)) {
       throw new ListItemError("associative list with keys may not have non-map elements");
     }

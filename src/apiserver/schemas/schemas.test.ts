@@ -1,3 +1,4 @@
+/** Built-in kind schemas: keys, envelope, descriptions, and the SMP/SSA extensions kube publishes. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Schema } from "../../api/schema.js";

@@ -1,3 +1,4 @@
+/** Type, constraint and unknown-field checks, with kube's messages. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { fieldErrorMessage } from "../../api/errors.js";

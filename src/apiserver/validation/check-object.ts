@@ -55,10 +55,14 @@ export function checkObject(obj: unknown, schema: Schema, opts: CheckOptions): C
   return { errors: w.errors, unknownFields: orderUnknown(w.unknown) };
 }
 
+function isMetadataPath(path: string): boolean {
+  return path === "metadata" || path.startsWith("metadata.");
+}
+
 /** kube reports ObjectMeta's unknown fields before the pruned ones, which are sorted. */
 function orderUnknown(paths: string[]): string[] {
-  const meta = paths.filter((p) => p === "metadata" || p.startsWith("metadata."));
-  const rest = paths.filter((p) => !(p === "metadata" || p.startsWith("metadata.")));
+  const meta = paths.filter(isMetadataPath);
+  const rest = paths.filter((p) => !isMetadataPath(p));
   return [...meta.sort(), ...rest.sort()];
 }
 
@@ -101,7 +105,7 @@ function checkType(w: Walk, value: unknown, schema: Schema, path: string): boole
 function walkArray(w: Walk, items: unknown[], schema: Schema, path: string): void {
   w.errors.push(...checkItemCount(path, items, schema));
   // ObjectMeta is validated by kube's metadata rules, not by list types.
-  if (!path.startsWith("metadata")) w.errors.push(...checkListType(path, items, schema));
+  if (!isMetadataPath(path)) w.errors.push(...checkListType(path, items, schema));
   const itemSchema = schema.items ?? {};
   items.forEach((item, i) => {
     walk(w, item, itemSchema, indexPath(path, i), false);

@@ -1,3 +1,4 @@
+/** CRD defaulting. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Schema } from "../../api/schema.js";

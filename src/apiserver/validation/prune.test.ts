@@ -1,3 +1,4 @@
+/** Pruning of unknown fields and non-nullable nulls. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Schema } from "../../api/schema.js";

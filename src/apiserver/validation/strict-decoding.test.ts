@@ -1,3 +1,4 @@
+/** Kube's strict decoding message. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { strictDecodingMessage, unknownFieldWarnings } from "./strict-decoding.js";

@@ -1,3 +1,4 @@
+/** Single-node value checks, field error wording and formats. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { fieldErrorMessage } from "../../api/errors.js";
@@ -47,9 +48,13 @@ describe("value checks", () => {
   it("checks formats", () => {
     assert.equal(matchesFormat("byte", "aGVsbG8="), true);
     assert.equal(matchesFormat("byte", "aGVsbG8"), false);
-    assert.equal(matchesFormat("date-time", "2024-02-30T00:00:00.123456Z"), true);
+    assert.equal(matchesFormat("date-time", "2024-02-29T23:59:59.123456Z"), true);
+    assert.equal(matchesFormat("date-time", "2024-01-02T03:04:05+02:00"), true);
+    assert.equal(matchesFormat("date-time", "2023-02-29T00:00:00Z"), false);
+    assert.equal(matchesFormat("date-time", "2024-01-02T24:00:00Z"), false);
     assert.equal(matchesFormat("date-time", "2024-02-03"), false);
     assert.equal(matchesFormat("date", "2024-02-03"), true);
+    assert.equal(matchesFormat("date", "2024-13-03"), false);
     assert.equal(matchesFormat("uuid", "6ba7b810-9dad-11d1-80b4-00c04fd430c8"), true);
     assert.equal(matchesFormat("uuid", "nope"), false);
     assert.equal(matchesFormat("hostname", "anything goes"), true);

@@ -1,0 +1,83 @@
+/**
+ * Managed-fields bookkeeping for writes that are not applies — create, update,
+ * patch (apimachinery `FieldManager.Update`): the writer's `Update` entry gains the
+ * fields the write added or changed, other managers lose them, and every manager
+ * loses the fields the write removed. Like kube, an existing object that has no
+ * managedFields is not tracked, and a request may reset them with `[]` or `[{}]`.
+ */
+import type { Schema } from "../../api/schema.js";
+import { isObject, type KubeObject } from "../../api/types.js";
+import { recordUpdate } from "./field-manager.js";
+import {
+  capUpdateManagers,
+  encodeManagedFields,
+  type Managers,
+  managerId,
+  tryDecodeManagedFields,
+} from "./managers.js";
+import { withoutManagedFields } from "./to-field-set.js";
+
+export interface UpdateManagedFieldsArgs {
+  /** The stored object; undefined on create. */
+  old: KubeObject | undefined;
+  /** The object about to be stored. */
+  updated: KubeObject;
+  /** `?fieldManager=` or the one derived from the user agent; empty means `unknown`. */
+  manager: string;
+  operation: "Update";
+  schema: Schema | undefined;
+  /** The apiVersion the request used. */
+  apiVersion: string;
+  now: string;
+  /** Set for writes to a subresource (`status`, `scale`). */
+  subresource?: string;
+}
+
+export function updateManagedFields(args: UpdateManagedFieldsArgs): KubeObject {
+  const { old, updated } = args;
+  const managers = startingManagers(args);
+  const next = withoutManagedFields(structuredClone(updated));
+  // `skipNonApplied`: an object stored without managedFields stays untracked.
+  if (managers.size === 0 && old?.metadata.uid) return next;
+  const before = old
+    ? withoutManagedFields(old)
+    : ({ apiVersion: updated.apiVersion, kind: updated.kind } as KubeObject);
+  const writer = {
+    manager: args.manager || "unknown",
+    operation: args.operation,
+    apiVersion: args.apiVersion,
+    ...(args.subresource ? { subresource: args.subresource } : {}),
+  };
+  recordUpdate(before, next, args.schema, managers, writer, managerId(writer), args.now);
+  capUpdateManagers(managers);
+  const entries = encodeManagedFields(managers);
+  if (entries.length > 0) {
+    if (!isObject(next.metadata)) next.metadata = {};
+    next.metadata.managedFields = entries;
+  }
+  return next;
+}
+
+/** `decodeLiveOrNew`: the request's managedFields if it carries valid ones, else the stored ones. */
+function startingManagers(args: UpdateManagedFieldsArgs): Managers {
+  const fromOld = () => tryDecodeManagedFields(args.old?.metadata.managedFields) ?? new Map();
+  if (args.subresource) return fromOld();
+  const requested = isObject(args.updated.metadata)
+    ? args.updated.metadata.managedFields
+    : undefined;
+  if (isReset(requested)) return new Map();
+  const fromRequest = tryDecodeManagedFields(requested);
+  return fromRequest && fromRequest.size > 0 ? fromRequest : fromOld();
+}
+
+/** `[]` or a single empty entry asks to drop all managedFields. */
+function isReset(entries: unknown): boolean {
+  if (!Array.isArray(entries)) return false;
+  if (entries.length === 0) return true;
+  const [only] = entries;
+  return (
+    entries.length === 1 &&
+    isObject(only) &&
+    Object.values(only).every((v) => v === undefined || v === "" || v === null)
+  );
+}
