@@ -24,7 +24,10 @@ export type WorkerMessage =
   | { type: "stopped" }
   | { type: "error"; message: string };
 
-async function start(cfg: WorkerConfig, signal: AbortSignal): Promise<{ port: number; stopped: () => Promise<void> }> {
+async function start(
+  cfg: WorkerConfig,
+  signal: AbortSignal,
+): Promise<{ port: number; stopped: () => Promise<void> }> {
   if (cfg.kind === "bare") {
     const bare = await startBareServer(cfg, signal);
     return { port: bare.port, stopped: () => bare.closed };

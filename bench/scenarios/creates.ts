@@ -24,7 +24,12 @@ export interface LevelPlan {
 export type OperationFactory = (tag: string) => Operation;
 
 export function configMapJson(name: string, payload: string): string {
-  return JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name }, data: { k: payload } });
+  return JSON.stringify({
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name },
+    data: { k: payload },
+  });
 }
 
 export function configMapsPath(namespace: string): string {
@@ -48,10 +53,17 @@ export function httpCreates(
  * Backend.create of the same JSON under the key the apiserver would use
  * (`/registry/core/configmaps/<namespace>/<name>`, see src/apiserver/store/keys.ts).
  */
-export function backendCreates(backend: Backend, namespace: string, payload: string): OperationFactory {
+export function backendCreates(
+  backend: Backend,
+  namespace: string,
+  payload: string,
+): OperationFactory {
   return (tag) => async (i) => {
     const name = `${tag}-${i}`;
-    await backend.create(`/registry/core/configmaps/${namespace}/${name}`, configMapJson(name, payload));
+    await backend.create(
+      `/registry/core/configmaps/${namespace}/${name}`,
+      configMapJson(name, payload),
+    );
   };
 }
 

@@ -45,7 +45,7 @@ export interface Timings {
   medianMs: number;
 }
 
-export interface ListResult extends Timings {
+export interface ListOverHttpResult extends Timings {
   seed: LoadResult;
   items: number;
   bodyBytes: number;
@@ -62,7 +62,7 @@ export function timings(runsMs: number[]): Timings {
   return { runsMs: rounded, minMs: Math.min(...rounded), medianMs: median(rounded) };
 }
 
-export async function listOverHttp(client: Requester, plan: ListPlan): Promise<ListResult> {
+export async function listOverHttp(client: Requester, plan: ListPlan): Promise<ListOverHttpResult> {
   await createNamespace(client, plan.namespace);
   const seed = await closedLoop(
     plan.seedConcurrency,

@@ -5,6 +5,7 @@
  * creates, one at a time and spaced apart, are timed per watcher from just before
  * the POST to the watcher seeing the ADDED event.
  */
+import { setMaxListeners } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { HttpClient } from "../../src/client/index.js";
 import { type LatencySummary, summarize } from "../stats.js";
@@ -45,6 +46,8 @@ export async function watchFanOut(
 
   const clients = Array.from({ length: Math.ceil(plan.watchers / WATCHES_PER_CLIENT) }, newClient);
   const stop = new AbortController();
+  // Every watch request listens on this one signal.
+  setMaxListeners(plan.watchers + 10, stop.signal);
   const seen = Array.from({ length: plan.watchers }, () => new Map<string, number>());
   const watcherErrors: string[] = [];
   const loops = seen.map(async (times, w) => {

@@ -1,0 +1,114 @@
+/**
+ * Turns scenario results into the report: ratios, the targets of the performance
+ * issue with pass/fail, and the human-readable summary. Targets never fail the
+ * run; they are reported.
+ */
+import type { OpenLoopResult } from "./load.js";
+import type { LevelResult } from "./scenarios/creates.js";
+import type { ListOverHttpResult, Timings } from "./scenarios/reads.js";
+import type { WatchResult } from "./scenarios/watch.js";
+import { round } from "./stats.js";
+
+export interface Results {
+  apiCreates: LevelResult[];
+  floorCreates: LevelResult[];
+  bareCreates: LevelResult[];
+  get: OpenLoopResult;
+  list: ListOverHttpResult;
+  listFloor: Timings & { items: number };
+  watch: WatchResult;
+}
+
+export interface Target {
+  description: string;
+  value: number;
+  pass: boolean;
+}
+
+const LIST_TARGET_MS = 300;
+const BARE_RATIO_TARGET = 0.5;
+
+const at = (levels: LevelResult[], c: number) => levels.find((l) => l.concurrency === c);
+
+export function ratios(r: Results) {
+  const apiToFloor: Record<string, number> = {};
+  for (const api of r.apiCreates) {
+    const floor = at(r.floorCreates, api.concurrency);
+    if (floor) apiToFloor[`c${api.concurrency}`] = round(api.opsPerSec / floor.opsPerSec, 4);
+  }
+  const api64 = at(r.apiCreates, 64)?.opsPerSec ?? 0;
+  const bare64 = at(r.bareCreates, 64)?.opsPerSec ?? 0;
+  return { apiToFloor, api64ToBare64: bare64 > 0 ? round(api64 / bare64, 3) : 0 };
+}
+
+export function targets(r: Results): Record<string, Target> {
+  const errors = r.apiCreates.reduce((n, l) => n + l.errors, 0);
+  const bare = ratios(r).api64ToBare64;
+  return {
+    noCreateErrors: {
+      description: "API creates: no errors at any concurrency",
+      value: errors,
+      pass: errors === 0,
+    },
+    api64OverBare64: {
+      description: `API creates/s at c=64 ÷ bare HTTPS+SQLite at c=64 ≥ ${BARE_RATIO_TARGET}`,
+      value: bare,
+      pass: bare >= BARE_RATIO_TARGET,
+    },
+    list10kUnder300ms: {
+      description: `LIST of ${r.list.items} ConfigMaps over HTTPS, median < ${LIST_TARGET_MS} ms (target set for 10,000)`,
+      value: r.list.medianMs,
+      pass: r.list.items >= 10_000 && r.list.medianMs < LIST_TARGET_MS,
+    },
+    watchNoMissedEvents: {
+      description: "watch: every watcher gets every event",
+      value: r.watch.missed,
+      pass: r.watch.missed === 0 && r.watch.watcherErrors.length === 0,
+    },
+  };
+}
+
+const num = (n: number, width: number, digits = 1) => n.toFixed(digits).padStart(width);
+
+function levelLine(label: string, l: LevelResult, extra = ""): string {
+  const { p50, p99 } = l.latencyMs;
+  return `  ${label.padEnd(6)} c=${String(l.concurrency).padEnd(3)} ${num(l.opsPerSec, 10)} ${num(p50, 9, 3)} ${num(p99, 9, 3)} ${String(l.errors).padStart(7)}${extra}`;
+}
+
+export function summary(r: Results, header: string): string {
+  const rt = ratios(r);
+  const t = targets(r);
+  const lines = [
+    header,
+    "",
+    "(a,b) creates of ~1 KiB ConfigMaps    ops/s    p50 ms    p99 ms  errors",
+  ];
+  for (const api of r.apiCreates) {
+    const ratio = rt.apiToFloor[`c${api.concurrency}`];
+    lines.push(levelLine("api", api, `   api/floor = ${ratio?.toFixed(3) ?? "-"}`));
+    const floor = at(r.floorCreates, api.concurrency);
+    if (floor) lines.push(levelLine("floor", floor));
+  }
+  for (const bare of r.bareCreates) lines.push(levelLine("bare", bare));
+  lines.push(`  api64 / bare64 = ${rt.api64ToBare64.toFixed(3)}`);
+  const g = r.get;
+  lines.push(
+    "",
+    `(d) GET at ${g.targetRate}/s: achieved ${g.opsPerSec}/s over ${g.count} requests, p50 ${g.latencyMs.p50} ms, p99 ${g.latencyMs.p99} ms, errors ${g.errors}`,
+  );
+  const l = r.list;
+  lines.push(
+    `(e) LIST ${l.items} objects (${(l.bodyBytes / 1e6).toFixed(1)} MB): min ${l.minMs} ms, median ${l.medianMs} ms [${l.runsMs.join(", ")}]`,
+    `    backend.list floor (${r.listFloor.items} items): min ${r.listFloor.minMs} ms, median ${r.listFloor.medianMs} ms`,
+    `    seeding: ${l.seed.count} creates at ${l.seed.opsPerSec}/s, errors ${l.seed.errors}`,
+  );
+  const w = r.watch;
+  lines.push(
+    `(f) watch: ${w.expected} deliveries expected, ${w.delivered} delivered, missed ${w.missed}; p50 ${w.latencyMs.p50} ms, p99 ${w.latencyMs.p99} ms, max ${w.latencyMs.max} ms`,
+    "",
+    "targets:",
+  );
+  for (const target of Object.values(t))
+    lines.push(`  ${target.pass ? "PASS" : "FAIL"}  ${target.description}: ${target.value}`);
+  return lines.join("\n");
+}

@@ -1,0 +1,167 @@
+/**
+ * `./hearth bench`: Hearth's performance benchmarks in one run — creates over HTTPS
+ * at 1, 8 and 64 clients against the in-process SQLite floor and a bare
+ * HTTPS+SQLite server, GET latency at a steady rate, LIST of 10,000 objects, and
+ * watch delivery to 100 watchers (see bench/README.md). Writes
+ * `<out>/<timestamp>.json` and `<out>/latest.json` and prints a summary. Missed
+ * targets are reported, not fatal: the exit code is non-zero only on a crash.
+ * Servers run in worker threads on a temporary data directory; all of it is
+ * stopped and removed before the report is written.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import { join } from "node:path";
+import { createHttpClient } from "../src/client/index.js";
+import { createCA, issueLeaf } from "../src/pki/index.js";
+import { openSqliteBackend } from "../src/storage/index.js";
+import { type Args, parseArgs, USAGE } from "./plan.js";
+import { type Results, ratios, summary, targets } from "./report.js";
+import { backendCreates, httpCreates, runLevels } from "./scenarios/creates.js";
+import { getAtRate, listOnBackend, listOverHttp } from "./scenarios/reads.js";
+import { watchFanOut } from "./scenarios/watch.js";
+import { startServerThread } from "./server-thread.js";
+
+const log = (msg: string) => console.error(`bench: ${msg}`);
+
+async function runAll(dir: string, { plan }: Args): Promise<Results> {
+  const ca = await createCA("hearth-bench-ca");
+  const leaf = await issueLeaf(ca, {
+    commonName: "127.0.0.1",
+    dnsNames: ["localhost"],
+    ipAddresses: ["127.0.0.1"],
+    usage: ["server"],
+  });
+  const token = randomBytes(24).toString("hex");
+  const payload = randomBytes(Math.ceil((plan.payloadChars * 3) / 4))
+    .toString("base64")
+    .slice(0, plan.payloadChars);
+  const serverCfg = (kind: "api" | "bare", db: string) => ({
+    kind,
+    dbPath: join(dir, db),
+    certPem: leaf.certPem,
+    keyPem: leaf.keyPem,
+    token,
+  });
+
+  log("(b) floor: Backend.create in-process");
+  const floorDb = await openSqliteBackend(join(dir, "floor.db"));
+  const floorCreates = await runLevels(
+    plan.creates,
+    backendCreates(floorDb, "default", payload),
+  ).finally(() => floorDb.close());
+
+  const api = await startServerThread(serverCfg("api", "api.db"));
+  const newClient = () => createHttpClient({ server: api.url, caPem: ca.certPem, token });
+  const client = newClient();
+  let scenarios: Omit<Results, "floorCreates" | "bareCreates" | "listFloor">;
+  try {
+    log(`(a) API creates at ${plan.creates.levels.join(", ")} clients`);
+    const apiCreates = await runLevels(plan.creates, httpCreates(client, "default", payload));
+    const last = plan.creates.levels.at(-1)!;
+    const names = Array.from({ length: plan.creates.count }, (_, i) => `c${last}-${i}`);
+    log(`(d) GET at ${plan.get.rate}/s`);
+    const get = await getAtRate(client, { ...plan.get, namespace: "default", names });
+    log(`(e) LIST: seeding ${plan.list.objects} objects`);
+    const list = await listOverHttp(client, { ...plan.list, payload });
+    log(`(f) watch: ${plan.watch.watchers} watchers`);
+    const watch = await watchFanOut(client, newClient, { ...plan.watch, payload });
+    scenarios = { apiCreates, get, list, watch };
+  } finally {
+    client.close();
+    await api.stop();
+  }
+
+  log("(e) LIST floor: Backend.list on the apiserver's database");
+  const apiDb = await openSqliteBackend(join(dir, "api.db"));
+  const listFloor = await listOnBackend(apiDb, plan.list.namespace, plan.list.runs).finally(() =>
+    apiDb.close(),
+  );
+
+  log("(c) bare HTTPS+SQLite server");
+  const bare = await startServerThread(serverCfg("bare", "bare.db"));
+  const bareClient = createHttpClient({ server: bare.url, caPem: ca.certPem });
+  const bareCreates = await runLevels(
+    plan.bare,
+    httpCreates(bareClient, "default", payload),
+  ).finally(async () => {
+    bareClient.close();
+    await bare.stop();
+  });
+  return { ...scenarios, floorCreates, bareCreates, listFloor };
+}
+
+function machine() {
+  const cpus = os.cpus();
+  return {
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model ?? "unknown",
+    node: process.version,
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    totalMemGiB: Math.round(os.totalmem() / 2 ** 30),
+    loadAverageAtStart: os.loadavg().map((l) => Math.round(l * 100) / 100),
+  };
+}
+
+function report(args: Args, r: Results, startedAt: Date, finishedAt: Date, host: object) {
+  const { plan } = args;
+  return {
+    benchmark: "hearth",
+    mode: plan.mode,
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    durationS: Math.round((finishedAt.getTime() - startedAt.getTime()) / 100) / 10,
+    machine: host,
+    setup: {
+      transport: "HTTPS (ECDSA P-256 certificate) on 127.0.0.1, keep-alive, client maxSockets 64",
+      servers:
+        "each server under test runs in its own worker thread; the load runs on the main thread",
+      object: `ConfigMap with one data value of ${plan.payloadChars} characters`,
+      latency: "milliseconds; p50/p99 by nearest rank over all samples",
+    },
+    scenarios: {
+      apiCreates: { params: { ...plan.creates, namespace: "default" }, levels: r.apiCreates },
+      floorCreates: { params: plan.creates, levels: r.floorCreates },
+      bareCreates: { params: plan.bare, levels: r.bareCreates },
+      get: { params: plan.get, result: r.get },
+      list: { params: plan.list, result: r.list, backendFloor: r.listFloor },
+      watch: { params: plan.watch, result: r.watch },
+    },
+    ratios: ratios(r),
+    targets: targets(r),
+    /** Handles still open after everything was stopped (stdio aside); should be empty. */
+    leftoverResources: process
+      .getActiveResourcesInfo()
+      .filter((h) => !["TTYWrap", "PipeWrap", "FSReqCallback"].includes(h)),
+  };
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  if (args === "help") {
+    console.log(USAGE);
+    return;
+  }
+  const host = machine();
+  const startedAt = new Date();
+  log(`${args.plan.mode} run on ${host.cpus} CPUs, node ${host.node}`);
+  const dir = await mkdtemp(join(os.tmpdir(), "hearth-bench-"));
+  const results = await runAll(dir, args).finally(() => rm(dir, { recursive: true, force: true }));
+  const finishedAt = new Date();
+  const out = report(args, results, startedAt, finishedAt, host);
+  const text = `${JSON.stringify(out, null, 2)}\n`;
+  await mkdir(args.outDir, { recursive: true });
+  const file = join(args.outDir, `${out.startedAt.replace(/:/g, "-")}.json`);
+  await writeFile(file, text);
+  await writeFile(join(args.outDir, "latest.json"), text);
+  const header = `Hearth bench (${out.mode}), ${host.cpus} × ${host.cpuModel}, node ${host.node}, ${out.durationS} s`;
+  console.log(summary(results, header));
+  console.log(`\nresults: ${file}`);
+  if (out.leftoverResources.length > 0)
+    console.log(`leftover handles: ${out.leftoverResources.join(", ")}`);
+}
+
+main().catch((e: unknown) => {
+  console.error("bench: crashed:", e);
+  process.exitCode = 1;
+});

@@ -1,0 +1,67 @@
+/**
+ * An apiserver in this process on a temporary SQLite file, over plain HTTP, for
+ * tests that need to reach into storage (compaction, revision counts). Stops and
+ * removes everything in `stop()`.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ApiServer } from "../../src/apiserver/index.js";
+import type { Backend } from "../../src/storage/index.js";
+import { openSqliteBackend } from "../../src/storage/index.js";
+
+export interface InProcessServer {
+  url: string;
+  backend: Backend;
+  server: ApiServer;
+  /** Sends a request; the body is parsed as JSON when it is JSON. */
+  request(
+    method: string,
+    path: string,
+    body?: string | Buffer,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: unknown; text: string; headers: Headers }>;
+  stop(): Promise<void>;
+}
+
+export async function startInProcess(
+  opts: { bookmarkIntervalMs?: number } = {},
+): Promise<InProcessServer> {
+  const dir = mkdtempSync(join(tmpdir(), "hearth-inproc-"));
+  const backend = await openSqliteBackend(join(dir, "state.db"));
+  const server = new ApiServer({
+    backend,
+    tokens: new Map(),
+    port: 0,
+    bookmarkIntervalMs: opts.bookmarkIntervalMs,
+  });
+  const controller = new AbortController();
+  await server.start(controller.signal);
+  const url = `http://127.0.0.1:${server.port}`;
+  return {
+    url,
+    backend,
+    server,
+    async request(method, path, body, headers = {}) {
+      const res = await fetch(`${url}${path}`, {
+        method,
+        ...(body !== undefined ? { body } : {}),
+        headers: { "Content-Type": "application/json", ...headers },
+      });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: res.status, body: parsed, text, headers: res.headers };
+    },
+    async stop() {
+      controller.abort();
+      await server.closed();
+      await backend.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
