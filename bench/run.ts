@@ -111,7 +111,7 @@ function report(args: Args, r: Results, startedAt: Date, finishedAt: Date, host:
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     durationS: Math.round((finishedAt.getTime() - startedAt.getTime()) / 100) / 10,
-    machine: host,
+    machine: { ...host, loadAverageAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100) },
     setup: {
       transport: "HTTPS (ECDSA P-256 certificate) on 127.0.0.1, keep-alive, client maxSockets 64",
       servers:

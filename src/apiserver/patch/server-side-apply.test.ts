@@ -1,0 +1,297 @@
+/**
+ * serverSideApply: creation, idempotent re-apply, pruning of dropped fields,
+ * conflicts (409 in kube's words), force, co-ownership, map lists merged by key,
+ * sets, untyped lists, and the 400s for bad configurations.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { ApiError } from "../../api/errors.js";
+import type { KubeObject } from "../../api/types.js";
+import { configMapSchema, namespaceSchema, workloadSchema } from "./fixtures.js";
+import { serverSideApply } from "./server-side-apply.js";
+import { updateManagedFields } from "./update-managed-fields.js";
+
+const T1 = "2024-05-01T10:00:00Z";
+const T2 = "2024-05-01T10:05:00Z";
+const T3 = "2024-05-01T10:10:00Z";
+
+const cm = (data: Record<string, string>, labels?: Record<string, string>): KubeObject => ({
+  apiVersion: "v1",
+  kind: "ConfigMap",
+  metadata: { name: "cm", namespace: "default", ...(labels ? { labels } : {}) },
+  data,
+});
+
+function apply(
+  live: KubeObject | undefined,
+  applied: KubeObject,
+  manager: string,
+  opts: { force?: boolean; now?: string } = {},
+): KubeObject {
+  return serverSideApply({
+    live,
+    applied,
+    manager,
+    force: opts.force ?? false,
+    schema: configMapSchema,
+    apiVersion: "v1",
+    now: opts.now ?? T1,
+  });
+}
+
+const entry = (manager: string, fieldsV1: unknown, time = T1, operation = "Apply") => ({
+  manager,
+  operation,
+  apiVersion: "v1",
+  time,
+  fieldsType: "FieldsV1",
+  fieldsV1,
+});
+
+function conflict(fn: () => unknown): ApiError {
+  try {
+    fn();
+  } catch (e) {
+    assert.ok(e instanceof ApiError, String(e));
+    assert.equal(e.code, 409);
+    assert.equal(e.reason, "Conflict");
+    return e;
+  }
+  assert.fail("expected a conflict");
+}
+
+describe("serverSideApply", () => {
+  it("creates the object from nothing and records the applier", () => {
+    const out = apply(undefined, cm({ a: "1" }, { app: "web" }), "kubectl");
+    assert.deepEqual(out, {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: {
+        name: "cm",
+        namespace: "default",
+        labels: { app: "web" },
+        managedFields: [
+          entry("kubectl", { "f:data": { "f:a": {} }, "f:metadata": { "f:labels": { "f:app": {} } } }),
+        ],
+      },
+      data: { a: "1" },
+    });
+  });
+
+  it("re-applying the same configuration changes nothing, not even the entry's time", () => {
+    const first = apply(undefined, cm({ a: "1" }, { app: "web" }), "kubectl");
+    const again = apply(first, cm({ a: "1" }, { app: "web" }), "kubectl", { now: T2 });
+    assert.deepEqual(again, first);
+  });
+
+  it("removes the fields an applier stops applying", () => {
+    const first = apply(undefined, cm({ a: "1", b: "2" }, { app: "web" }), "kubectl");
+    const out = apply(first, cm({ a: "1" }), "kubectl", { now: T2 });
+    assert.deepEqual(out.data, { a: "1" });
+    assert.equal(out.metadata.labels, undefined, "an emptied map goes too");
+    assert.deepEqual(out.metadata.managedFields, [entry("kubectl", { "f:data": { "f:a": {} } }, T2)]);
+  });
+
+  it("fails with 409 when another applier owns a field it would change", () => {
+    const live = apply(undefined, cm({ a: "1", b: "1" }), "alice");
+    const err = conflict(() => apply(live, cm({ a: "2" }), "bob", { now: T2 }));
+    assert.equal(err.message, 'Apply failed with 1 conflict: conflict with "alice": .data.a');
+    assert.deepEqual(err.toStatus(), {
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      message: 'Apply failed with 1 conflict: conflict with "alice": .data.a',
+      reason: "Conflict",
+      details: {
+        causes: [{ reason: "FieldManagerConflict", message: 'conflict with "alice"', field: ".data.a" }],
+      },
+      code: 409,
+    });
+  });
+
+  it("lists several conflicts per manager, updaters with their apiVersion", () => {
+    const created = updateManagedFields({
+      old: undefined,
+      updated: cm({ a: "1", b: "1" }),
+      manager: "kubectl-client-side-apply",
+      operation: "Update",
+      schema: configMapSchema,
+      apiVersion: "v1",
+      now: T1,
+    });
+    const err = conflict(() => apply(created, cm({ a: "2", b: "2" }), "kubectl", { now: T2 }));
+    assert.equal(
+      err.message,
+      'Apply failed with 2 conflicts: conflicts with "kubectl-client-side-apply" using v1:\n- .data.a\n- .data.b',
+    );
+    assert.deepEqual(
+      err.details.causes?.map((c) => c.field),
+      [".data.a", ".data.b"],
+    );
+    assert.equal(err.details.causes?.[0]?.message, 'conflict with "kubectl-client-side-apply" using v1');
+  });
+
+  it("with force takes the conflicting fields over", () => {
+    const live = apply(undefined, cm({ a: "1", b: "1" }), "alice");
+    const out = apply(live, cm({ a: "2" }), "bob", { force: true, now: T2 });
+    assert.deepEqual(out.data, { a: "2", b: "1" });
+    assert.deepEqual(out.metadata.managedFields, [
+      entry("alice", { "f:data": { "f:b": {} } }),
+      entry("bob", { "f:data": { "f:a": {} } }, T2),
+    ]);
+  });
+
+  it("keeps a co-owned field when one owner stops applying it", () => {
+    const live = apply(undefined, cm({ a: "1", b: "1" }), "alice");
+    const shared = apply(live, cm({ a: "1" }), "bob", { now: T2 });
+    assert.deepEqual(shared.data, { a: "1", b: "1" });
+    assert.deepEqual(
+      shared.metadata.managedFields?.map((e) => [e.manager, e.time]),
+      [
+        ["alice", T1],
+        ["bob", undefined],
+      ],
+      "nothing changed, so bob's new entry has no time",
+    );
+    const out = apply(shared, cm({ b: "1" }), "alice", { now: T3 });
+    assert.deepEqual(out.data, { a: "1", b: "1" });
+    assert.deepEqual(out.metadata.managedFields?.map((e) => [e.manager, e.fieldsV1]), [
+      ["alice", { "f:data": { "f:b": {} } }],
+      ["bob", { "f:data": { "f:a": {} } }],
+    ]);
+  });
+
+  it("loses fields to an update, then conflicts with that updater", () => {
+    const live = apply(undefined, cm({ a: "1", b: "1" }), "alice");
+    const edited = updateManagedFields({
+      old: { ...live, metadata: { ...live.metadata, uid: "u" } },
+      updated: { ...live, metadata: { ...live.metadata, uid: "u" }, data: { a: "2", b: "1" } },
+      manager: "kubectl-edit",
+      operation: "Update",
+      schema: configMapSchema,
+      apiVersion: "v1",
+      now: T2,
+    });
+    assert.deepEqual(edited.metadata.managedFields, [
+      entry("alice", { "f:data": { "f:b": {} } }),
+      entry("kubectl-edit", { "f:data": { "f:a": {} } }, T2, "Update"),
+    ]);
+    const err = conflict(() => apply(edited, cm({ a: "1", b: "1" }), "alice", { now: T3 }));
+    assert.equal(
+      err.message,
+      'Apply failed with 1 conflict: conflict with "kubectl-edit" using v1: .data.a',
+    );
+  });
+
+  it("attributes fields of an object never applied to before-first-apply", () => {
+    const live: KubeObject = { ...cm({ a: "1" }), metadata: { name: "cm", namespace: "default", uid: "u" } };
+    const out = apply(live, cm({ b: "2" }), "kubectl", { now: T2 });
+    assert.deepEqual(out.data, { a: "1", b: "2" });
+    assert.deepEqual(out.metadata.managedFields, [
+      entry("kubectl", { "f:data": { "f:b": {} } }, T2),
+      entry("before-first-apply", { "f:data": { ".": {}, "f:a": {} } }, T2, "Update"),
+    ]);
+    const err = conflict(() => apply(out, cm({ a: "9" }), "kubectl", { now: T3 }));
+    assert.match(err.message, /conflict with "before-first-apply" using v1: \.data\.a$/);
+  });
+});
+
+describe("serverSideApply on lists", () => {
+  const workload = (containers: unknown[], extra: Record<string, unknown> = {}): KubeObject => ({
+    apiVersion: "apps/v1",
+    kind: "Workload",
+    metadata: { name: "w", namespace: "default" },
+    spec: { ...extra, containers },
+  });
+  const applyW = (live: KubeObject | undefined, applied: KubeObject, manager: string, force = false) =>
+    serverSideApply({ live, applied, manager, force, schema: workloadSchema, apiVersion: "apps/v1", now: T1 });
+
+  it("merges map lists by key and prunes only the applier's own items", () => {
+    const one = applyW(undefined, workload([{ name: "app", image: "app:1" }]), "alice");
+    const two = applyW(one, workload([{ name: "sidecar", image: "s:1" }]), "bob");
+    assert.deepEqual(two.spec, {
+      containers: [
+        { name: "app", image: "app:1" },
+        { name: "sidecar", image: "s:1" },
+      ],
+    });
+    assert.deepEqual(two.metadata.managedFields?.[1]?.fieldsV1, {
+      "f:spec": {
+        "f:containers": { 'k:{"name":"sidecar"}': { ".": {}, "f:image": {}, "f:name": {} } },
+      },
+    });
+    const three = applyW(two, workload([{ name: "app", image: "app:2" }]), "alice");
+    assert.deepEqual((three.spec as { containers: unknown[] }).containers, [
+      { name: "app", image: "app:2" },
+      { name: "sidecar", image: "s:1" },
+    ]);
+    const four = applyW(three, { ...workload([]), spec: { replicas: 2 } }, "alice");
+    assert.deepEqual(four.spec, { containers: [{ name: "sidecar", image: "s:1" }], replicas: 2 });
+  });
+
+  it("conflicts on a field of another manager's list item", () => {
+    const one = applyW(undefined, workload([{ name: "app", image: "app:1" }]), "alice");
+    const err = conflict(() => applyW(one, workload([{ name: "app", image: "app:2" }]), "bob"));
+    assert.equal(
+      err.message,
+      'Apply failed with 1 conflict: conflict with "alice": .spec.containers[name="app"].image',
+    );
+  });
+
+  it("merges set lists item by item", () => {
+    const ns = (finalizers: string[]): KubeObject => ({
+      apiVersion: "v1",
+      kind: "Namespace",
+      metadata: { name: "n", finalizers },
+    });
+    const applyN = (live: KubeObject | undefined, applied: KubeObject, manager: string) =>
+      serverSideApply({ live, applied, manager, force: false, schema: namespaceSchema, apiVersion: "v1", now: T1 });
+    const one = applyN(undefined, ns(["a.io/x"]), "alice");
+    const two = applyN(one, ns(["b.io/y"]), "bob");
+    assert.deepEqual(two.metadata.finalizers, ["a.io/x", "b.io/y"]);
+    const three = applyN(two, ns([]), "alice");
+    assert.deepEqual(three.metadata.finalizers, ["b.io/y"]);
+  });
+
+  it("treats lists without a schema as atomic", () => {
+    const widget = (items: number[]): KubeObject => ({
+      apiVersion: "example.com/v1",
+      kind: "Widget",
+      metadata: { name: "w" },
+      spec: { items },
+    });
+    const applyU = (live: KubeObject | undefined, applied: KubeObject, manager: string, force = false) =>
+      serverSideApply({ live, applied, manager, force, schema: undefined, apiVersion: "example.com/v1", now: T1 });
+    const one = applyU(undefined, widget([1, 2]), "alice");
+    assert.deepEqual(one.metadata.managedFields?.[0]?.fieldsV1, {
+      "f:spec": { ".": {}, "f:items": {} },
+    });
+    const err = conflict(() => applyU(one, widget([3]), "bob"));
+    assert.equal(err.message, 'Apply failed with 1 conflict: conflict with "alice": .spec.items');
+    assert.deepEqual(applyU(one, widget([3]), "bob", true).spec, { items: [3] });
+  });
+
+  it("rejects configurations the schema cannot hold, and mismatched kinds or versions", () => {
+    const bad = (fn: () => unknown, message: string) =>
+      assert.throws(fn, (e: unknown) => e instanceof ApiError && e.code === 400 && e.message === message);
+    bad(
+      () => applyW(undefined, workload([{ name: "app" }, { name: "app" }]), "alice"),
+      'failed to create typed patch object (default/w; apps/v1, Kind=Workload): .spec.containers: duplicate entries for key [name="app"]',
+    );
+    bad(
+      () => applyW(undefined, workload(["app"]), "alice"),
+      "failed to create typed patch object (default/w; apps/v1, Kind=Workload): .spec.containers: element 0: associative list with keys may not have non-map elements",
+    );
+    bad(
+      () => applyW(undefined, { ...workload([]), apiVersion: "apps/v2" }, "alice"),
+      "Incorrect version specified in apply patch. Specified patch version: apps/v2, expected: apps/v1",
+    );
+    const live = applyW(undefined, workload([]), "alice");
+    bad(() => applyW(live, { ...workload([]), kind: "Other" }, "alice"), "invalid object type: apps/v1, Kind=Other");
+    bad(
+      () => applyW(undefined, { ...workload([]), metadata: { name: "w", managedFields: [] } }, "alice"),
+      "metadata.managedFields must be nil",
+    );
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * Decoding `application/vnd.kubernetes.protobuf` request bodies (as kubectl's
+ * typed clients send them) into the JSON object shape kube's JSON encoding gives,
+ * for the built-in kinds we serve. Decoding only: responses stay JSON.
+ */
+import { decodeMessage } from "./decode-message.js";
+import { readEnvelope } from "./envelope.js";
+import { isKnownKind, messageFor } from "./kinds.js";
+import { ProtobufDecodeError } from "./wire.js";
+
+export { ProtobufDecodeError, type ProtobufErrorCode } from "./wire.js";
+
+export const PROTOBUF_CONTENT_TYPE = "application/vnd.kubernetes.protobuf";
+
+export interface DecodedProtobuf {
+  apiVersion: string;
+  kind: string;
+  /** The object as JSON would carry it, `apiVersion` and `kind` included. */
+  object: Record<string, unknown>;
+}
+
+/**
+ * Decodes a kube protobuf body. Throws a ProtobufDecodeError: code "bad-magic",
+ * "unsupported-kind" (`unsupported protobuf kind "<kind>"; send application/json`)
+ * or "malformed".
+ */
+export function decodeKubeProtobuf(body: Buffer): DecodedProtobuf {
+  const { apiVersion, kind, raw } = readEnvelope(body);
+  const message = messageFor(apiVersion, kind);
+  if (message === undefined) {
+    // A kind we know in another group version is named as Go prints a GVK.
+    const shown = isKnownKind(kind) ? `${apiVersion}, Kind=${kind}` : kind;
+    throw new ProtobufDecodeError(
+      "unsupported-kind",
+      `unsupported protobuf kind "${shown}"; send application/json`,
+    );
+  }
+  const object = { apiVersion, kind, ...decodeMessage(raw, message) };
+  return { apiVersion, kind, object };
+}

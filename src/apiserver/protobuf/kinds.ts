@@ -1,0 +1,33 @@
+/**
+ * The kinds whose protobuf bodies we decode, by apiVersion and kind. DeleteOptions
+ * is registered by kube in every group version (metav1.AddToGroupVersion), so any
+ * `v1` / `<group>/v1` is accepted for it.
+ */
+import { Lease } from "./coordination-messages.js";
+import { ConfigMap, Event, Namespace, Secret, ServiceAccount } from "./core-messages.js";
+import { DeleteOptions } from "./meta-messages.js";
+import type { Message } from "./schema.js";
+
+const BY_KIND: ReadonlyMap<string, { apiVersion: (v: string) => boolean; message: Message }> =
+  new Map([
+    ["Namespace", { apiVersion: (v: string) => v === "v1", message: Namespace }],
+    ["ConfigMap", { apiVersion: (v: string) => v === "v1", message: ConfigMap }],
+    ["Secret", { apiVersion: (v: string) => v === "v1", message: Secret }],
+    ["ServiceAccount", { apiVersion: (v: string) => v === "v1", message: ServiceAccount }],
+    ["Event", { apiVersion: (v: string) => v === "v1", message: Event }],
+    ["Lease", { apiVersion: (v: string) => v === "coordination.k8s.io/v1", message: Lease }],
+    [
+      "DeleteOptions",
+      { apiVersion: (v: string) => /^([a-z0-9.-]+\/)?v1$/.test(v), message: DeleteOptions },
+    ],
+  ]);
+
+/** The message table for apiVersion/kind, or undefined when we do not decode it. */
+export function messageFor(apiVersion: string, kind: string): Message | undefined {
+  const entry = BY_KIND.get(kind);
+  return entry?.apiVersion(apiVersion) ? entry.message : undefined;
+}
+
+export function isKnownKind(kind: string): boolean {
+  return BY_KIND.has(kind);
+}
