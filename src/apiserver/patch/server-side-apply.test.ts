@@ -71,7 +71,10 @@ describe("serverSideApply", () => {
         namespace: "default",
         labels: { app: "web" },
         managedFields: [
-          entry("kubectl", { "f:data": { "f:a": {} }, "f:metadata": { "f:labels": { "f:app": {} } } }),
+          entry("kubectl", {
+            "f:data": { "f:a": {} },
+            "f:metadata": { "f:labels": { "f:app": {} } },
+          }),
         ],
       },
       data: { a: "1" },
@@ -89,7 +92,9 @@ describe("serverSideApply", () => {
     const out = apply(first, cm({ a: "1" }), "kubectl", { now: T2 });
     assert.deepEqual(out.data, { a: "1" });
     assert.equal(out.metadata.labels, undefined, "an emptied map goes too");
-    assert.deepEqual(out.metadata.managedFields, [entry("kubectl", { "f:data": { "f:a": {} } }, T2)]);
+    assert.deepEqual(out.metadata.managedFields, [
+      entry("kubectl", { "f:data": { "f:a": {} } }, T2),
+    ]);
   });
 
   it("fails with 409 when another applier owns a field it would change", () => {
@@ -104,7 +109,9 @@ describe("serverSideApply", () => {
       message: 'Apply failed with 1 conflict: conflict with "alice": .data.a',
       reason: "Conflict",
       details: {
-        causes: [{ reason: "FieldManagerConflict", message: 'conflict with "alice"', field: ".data.a" }],
+        causes: [
+          { reason: "FieldManagerConflict", message: 'conflict with "alice"', field: ".data.a" },
+        ],
       },
       code: 409,
     });
@@ -129,7 +136,10 @@ describe("serverSideApply", () => {
       err.details.causes?.map((c) => c.field),
       [".data.a", ".data.b"],
     );
-    assert.equal(err.details.causes?.[0]?.message, 'conflict with "kubectl-client-side-apply" using v1');
+    assert.equal(
+      err.details.causes?.[0]?.message,
+      'conflict with "kubectl-client-side-apply" using v1',
+    );
   });
 
   it("with force takes the conflicting fields over", () => {
@@ -156,10 +166,13 @@ describe("serverSideApply", () => {
     );
     const out = apply(shared, cm({ b: "1" }), "alice", { now: T3 });
     assert.deepEqual(out.data, { a: "1", b: "1" });
-    assert.deepEqual(out.metadata.managedFields?.map((e) => [e.manager, e.fieldsV1]), [
-      ["alice", { "f:data": { "f:b": {} } }],
-      ["bob", { "f:data": { "f:a": {} } }],
-    ]);
+    assert.deepEqual(
+      out.metadata.managedFields?.map((e) => [e.manager, e.fieldsV1]),
+      [
+        ["alice", { "f:data": { "f:b": {} } }],
+        ["bob", { "f:data": { "f:a": {} } }],
+      ],
+    );
   });
 
   it("loses fields to an update, then conflicts with that updater", () => {
@@ -185,7 +198,10 @@ describe("serverSideApply", () => {
   });
 
   it("attributes fields of an object never applied to before-first-apply", () => {
-    const live: KubeObject = { ...cm({ a: "1" }), metadata: { name: "cm", namespace: "default", uid: "u" } };
+    const live: KubeObject = {
+      ...cm({ a: "1" }),
+      metadata: { name: "cm", namespace: "default", uid: "u" },
+    };
     const out = apply(live, cm({ b: "2" }), "kubectl", { now: T2 });
     assert.deepEqual(out.data, { a: "1", b: "2" });
     assert.deepEqual(out.metadata.managedFields, [
@@ -204,8 +220,21 @@ describe("serverSideApply on lists", () => {
     metadata: { name: "w", namespace: "default" },
     spec: { ...extra, containers },
   });
-  const applyW = (live: KubeObject | undefined, applied: KubeObject, manager: string, force = false) =>
-    serverSideApply({ live, applied, manager, force, schema: workloadSchema, apiVersion: "apps/v1", now: T1 });
+  const applyW = (
+    live: KubeObject | undefined,
+    applied: KubeObject,
+    manager: string,
+    force = false,
+  ) =>
+    serverSideApply({
+      live,
+      applied,
+      manager,
+      force,
+      schema: workloadSchema,
+      apiVersion: "apps/v1",
+      now: T1,
+    });
 
   it("merges map lists by key and prunes only the applier's own items", () => {
     const one = applyW(undefined, workload([{ name: "app", image: "app:1" }]), "alice");
@@ -246,7 +275,15 @@ describe("serverSideApply on lists", () => {
       metadata: { name: "n", finalizers },
     });
     const applyN = (live: KubeObject | undefined, applied: KubeObject, manager: string) =>
-      serverSideApply({ live, applied, manager, force: false, schema: namespaceSchema, apiVersion: "v1", now: T1 });
+      serverSideApply({
+        live,
+        applied,
+        manager,
+        force: false,
+        schema: namespaceSchema,
+        apiVersion: "v1",
+        now: T1,
+      });
     const one = applyN(undefined, ns(["a.io/x"]), "alice");
     const two = applyN(one, ns(["b.io/y"]), "bob");
     assert.deepEqual(two.metadata.finalizers, ["a.io/x", "b.io/y"]);
@@ -261,8 +298,21 @@ describe("serverSideApply on lists", () => {
       metadata: { name: "w" },
       spec: { items },
     });
-    const applyU = (live: KubeObject | undefined, applied: KubeObject, manager: string, force = false) =>
-      serverSideApply({ live, applied, manager, force, schema: undefined, apiVersion: "example.com/v1", now: T1 });
+    const applyU = (
+      live: KubeObject | undefined,
+      applied: KubeObject,
+      manager: string,
+      force = false,
+    ) =>
+      serverSideApply({
+        live,
+        applied,
+        manager,
+        force,
+        schema: undefined,
+        apiVersion: "example.com/v1",
+        now: T1,
+      });
     const one = applyU(undefined, widget([1, 2]), "alice");
     assert.deepEqual(one.metadata.managedFields?.[0]?.fieldsV1, {
       "f:spec": { ".": {}, "f:items": {} },
@@ -274,7 +324,10 @@ describe("serverSideApply on lists", () => {
 
   it("rejects configurations the schema cannot hold, and mismatched kinds or versions", () => {
     const bad = (fn: () => unknown, message: string) =>
-      assert.throws(fn, (e: unknown) => e instanceof ApiError && e.code === 400 && e.message === message);
+      assert.throws(
+        fn,
+        (e: unknown) => e instanceof ApiError && e.code === 400 && e.message === message,
+      );
     bad(
       () => applyW(undefined, workload([{ name: "app" }, { name: "app" }]), "alice"),
       'failed to create typed patch object (default/w; apps/v1, Kind=Workload): .spec.containers: duplicate entries for key [name="app"]',
@@ -288,9 +341,13 @@ describe("serverSideApply on lists", () => {
       "Incorrect version specified in apply patch. Specified patch version: apps/v2, expected: apps/v1",
     );
     const live = applyW(undefined, workload([]), "alice");
-    bad(() => applyW(live, { ...workload([]), kind: "Other" }, "alice"), "invalid object type: apps/v1, Kind=Other");
     bad(
-      () => applyW(undefined, { ...workload([]), metadata: { name: "w", managedFields: [] } }, "alice"),
+      () => applyW(live, { ...workload([]), kind: "Other" }, "alice"),
+      "invalid object type: apps/v1, Kind=Other",
+    );
+    bad(
+      () =>
+        applyW(undefined, { ...workload([]), metadata: { name: "w", managedFields: [] } }, "alice"),
       "metadata.managedFields must be nil",
     );
   });
