@@ -4,6 +4,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError, MethodNotAllowedError, NotFoundError } from "../api/errors.js";
+import { forbiddenMessage } from "./auth/forbidden.js";
+import type { Authenticator, UserInfo } from "./auth/types.js";
 import {
   AGGREGATED_V2_CONTENT_TYPE,
   aggregated,
@@ -20,15 +22,14 @@ import { handlePatch } from "./handlers/patch.js";
 import { handleGet, handleList } from "./handlers/read.js";
 import { handleWatch } from "./handlers/watch.js";
 import { handleCreate, handleUpdate } from "./handlers/write.js";
-import { parseRequestInfo } from "./http/request-info.js";
+import { parseRequestInfo, type RequestInfo } from "./http/request-info.js";
 import { sendError, sendJson } from "./http/respond.js";
 import type { OpenApiDocuments } from "./openapi-documents.js";
 
 export interface RouterDeps {
   server: ServerContext;
   openapi: OpenApiDocuments;
-  /** Returns the user name for a request, or undefined when unauthenticated. */
-  authenticate(req: IncomingMessage): string | undefined;
+  authenticator: Authenticator;
   ready(): boolean;
 }
 
@@ -43,10 +44,11 @@ export async function route(
     const url = new URL(req.url ?? "/", "https://hearth");
     const path = url.pathname.replace(/\/+$/, "") || "/";
     if (PUBLIC_PATHS.has(path)) return publicEndpoint(deps, path, res);
-    const user = deps.authenticate(req);
+    const user = await deps.authenticator.authenticate(req);
     if (user === undefined) throw new ApiError(401, "Unauthorized", "Unauthorized");
-    if (await nonResource(deps, req, res, path)) return;
     const info = parseRequestInfo(req.method ?? "GET", path, url.searchParams);
+    await authorize(deps, user, req.method ?? "GET", path, info);
+    if (await nonResource(deps, req, res, path)) return;
     if (!info)
       throw new ApiError(404, "NotFound", "the server could not find the requested resource");
     const type = deps.server.registry.lookup(info.group, info.version, info.resource);
@@ -71,6 +73,49 @@ export async function route(
   } catch (e) {
     sendError(res, e);
   }
+}
+
+/** Asks the authorizer; refuses with kube-apiserver's Forbidden wording. */
+async function authorize(
+  deps: RouterDeps,
+  user: UserInfo,
+  method: string,
+  path: string,
+  info: RequestInfo | undefined,
+): Promise<void> {
+  const attrs = info
+    ? {
+        user,
+        verb: info.verb,
+        isResourceRequest: true,
+        path,
+        apiGroup: info.group,
+        apiVersion: info.version,
+        resource: info.resource,
+        subresource: info.subresource ?? "",
+        namespace: info.namespace ?? "",
+        name: info.name ?? "",
+      }
+    : {
+        user,
+        verb: method.toLowerCase(),
+        isResourceRequest: false,
+        path,
+        apiGroup: "",
+        apiVersion: "",
+        resource: "",
+        subresource: "",
+        namespace: "",
+        name: "",
+      };
+  const decision = await deps.server.authorizer.authorize(attrs);
+  if (!decision.allowed)
+    throw new ApiError(
+      403,
+      "Forbidden",
+      forbiddenMessage(attrs, decision.reason),
+      info ? { name: info.name, group: info.group, kind: info.resource } : {},
+    );
 }
 
 async function dispatch(ctx: RequestContext): Promise<void> {

@@ -5,11 +5,13 @@
  * closes and `start` resolves.
  */
 
-import { timingSafeEqual } from "node:crypto";
 import { createServer as createHttpServer, type IncomingMessage, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Backend } from "../storage/backend.js";
+import { AdmissionChain, type AdmissionPlugin } from "./admission/types.js";
+import { ANONYMOUS_ADMIN, StaticTokenAuthenticator } from "./auth/static-tokens.js";
+import { ALLOW_ALL, type Authenticator, type Authorizer, MASTERS_GROUP } from "./auth/types.js";
 import { ensureSystemNamespaces } from "./bootstrap.js";
 import { CrdRegistrar } from "./crd/crd-registrar.js";
 import type { ServerContext } from "./handlers/context.js";
@@ -23,8 +25,14 @@ export interface ApiServerOptions {
   backend: Backend;
   /** Omit for plain HTTP. */
   tls?: { certPem: string; keyPem: string };
-  /** Bearer token → user name. Empty map: no authentication (tests only). */
-  tokens: Map<string, string>;
+  /** Shorthand for a StaticTokenAuthenticator: bearer token → user name, in system:masters. */
+  tokens?: Map<string, string>;
+  /** Who a request is; absent (and no tokens): everyone is an administrator (tests and benchmarks only). */
+  authenticator?: Authenticator;
+  /** What they may do; absent: everything. */
+  authorizer?: Authorizer;
+  /** Admission plugins, in order. */
+  admission?: AdmissionPlugin[];
   host?: string;
   /** 0 picks a free port. */
   port: number;
@@ -54,12 +62,14 @@ export class ApiServer {
       registry: this.registry,
       bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
       signal,
+      admission: new AdmissionChain(opts.admission ?? []),
+      authorizer: opts.authorizer ?? ALLOW_ALL,
     };
     await ensureSystemNamespaces(context.store, this.registry);
     const deps = {
       server: context,
       openapi: new OpenApiDocuments(this.registry),
-      authenticate: (req: IncomingMessage) => this.authenticate(req),
+      authenticator: opts.authenticator ?? tokenAuthenticator(opts.tokens),
       ready: () => this.listening,
     };
     const handler = (req: IncomingMessage, res: import("node:http").ServerResponse) => {
@@ -100,16 +110,11 @@ export class ApiServer {
     if (!server?.listening) return;
     await new Promise<void>((resolve) => server.once("close", () => resolve()));
   }
+}
 
-  private authenticate(req: IncomingMessage): string | undefined {
-    if (this.opts.tokens.size === 0) return "system:anonymous";
-    const header = req.headers.authorization ?? "";
-    if (!header.startsWith("Bearer ")) return undefined;
-    const presented = Buffer.from(header.slice(7).trim());
-    for (const [token, user] of this.opts.tokens) {
-      const expected = Buffer.from(token);
-      if (expected.length === presented.length && timingSafeEqual(expected, presented)) return user;
-    }
-    return undefined;
-  }
+function tokenAuthenticator(tokens: Map<string, string> | undefined): Authenticator {
+  if (!tokens || tokens.size === 0) return ANONYMOUS_ADMIN;
+  return new StaticTokenAuthenticator(
+    new Map([...tokens].map(([t, name]) => [t, { username: name, groups: [MASTERS_GROUP] }])),
+  );
 }

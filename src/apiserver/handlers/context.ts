@@ -3,7 +3,10 @@
  * store, and the per-request options kube-apiserver reads from the query string.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { KubeObject } from "../../api/types.js";
 import type { Backend } from "../../storage/backend.js";
+import type { AdmissionChain, AdmissionOperation } from "../admission/types.js";
+import type { Authorizer, UserInfo } from "../auth/types.js";
 import type { RequestInfo } from "../http/request-info.js";
 import type { ResourceRegistry } from "../resources/registry.js";
 import type { ResourceType } from "../resources/resource-type.js";
@@ -17,6 +20,8 @@ export interface ServerContext {
   bookmarkIntervalMs: number;
   /** Ends long-running requests (watches) when the server stops. */
   signal: AbortSignal;
+  admission: AdmissionChain;
+  authorizer: Authorizer;
 }
 
 export interface RequestContext {
@@ -26,8 +31,8 @@ export interface RequestContext {
   info: RequestInfo;
   query: URLSearchParams;
   type: ResourceType;
-  /** The authenticated user's name (for managedFields defaults and later RBAC). */
-  user: string;
+  /** The authenticated user. */
+  user: UserInfo;
   /** Warnings to send as `Warning: 299 - "…"` headers. */
   warnings: string[];
 }
@@ -53,4 +58,26 @@ export function fieldManager(ctx: RequestContext): string {
 
 export function nowTimestamp(): string {
   return `${new Date().toISOString().slice(0, 19)}Z`;
+}
+
+/** Runs admission for this request; warnings go to the response, a refusal throws. */
+export async function admit(
+  ctx: RequestContext,
+  operation: AdmissionOperation,
+  object: KubeObject | undefined,
+  oldObject: KubeObject | undefined,
+): Promise<void> {
+  const warnings = await ctx.server.admission.validate({
+    operation,
+    type: ctx.type,
+    subresource: ctx.info.subresource ?? "",
+    namespace:
+      ctx.info.namespace ?? object?.metadata.namespace ?? oldObject?.metadata.namespace ?? "",
+    name: object?.metadata.name ?? oldObject?.metadata.name ?? ctx.info.name ?? "",
+    object,
+    oldObject,
+    user: ctx.user,
+    dryRun: ctx.query.get("dryRun") === "All",
+  });
+  ctx.warnings.push(...warnings);
 }

@@ -15,7 +15,7 @@ import { isObject, type KubeObject, type Status } from "../../api/types.js";
 import { parseJson, readBody } from "../http/body.js";
 import { sendJson } from "../http/respond.js";
 import type { ResourceType } from "../resources/resource-type.js";
-import { nowTimestamp, type RequestContext } from "./context.js";
+import { admit, nowTimestamp, type RequestContext } from "./context.js";
 import { selectorFilter } from "./filter.js";
 
 export const ORPHAN_FINALIZER = "orphan";
@@ -104,6 +104,7 @@ export async function deleteObject(
     checkPreconditions(t, obj, opts);
     const refusal = t.undeletable?.(obj);
     if (refusal) throw new ForbiddenError({ group: t.group, resource: t.plural, name }, refusal);
+    if (attempt === 0) await admit(ctx, "DELETE", undefined, obj);
     const finalizers = finalizersFor(
       obj,
       obj.metadata.deletionTimestamp ? undefined : opts.propagationPolicy,

@@ -24,7 +24,7 @@ import {
 } from "../patch/index.js";
 import { apiVersionOf } from "../resources/resource-type.js";
 import { admitCreate, admitUpdate, checkEnvelope } from "./admit.js";
-import { nowTimestamp, type RequestContext, warningHeaders } from "./context.js";
+import { admit, nowTimestamp, type RequestContext, warningHeaders } from "./context.js";
 import { checkNamespaceAcceptsContent, persistUpdate } from "./write.js";
 
 const PATCH_TYPES =
@@ -102,8 +102,9 @@ async function applyCreate(
     now: nowTimestamp(),
   });
   const obj = admitCreate(ctx, merged, { keepManagedFields: true });
-  if (ctx.query.get("dryRun") === "All") return { object: obj, created: true };
   await checkNamespaceAcceptsContent(ctx, obj.metadata.namespace);
+  await admit(ctx, "CREATE", obj, undefined);
+  if (ctx.query.get("dryRun") === "All") return { object: obj, created: true };
   return { object: await ctx.server.store.create(t, obj), created: true };
 }
 

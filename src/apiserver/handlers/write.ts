@@ -14,7 +14,7 @@ import type { KubeObject } from "../../api/types.js";
 import { decodeBody, readBody } from "../http/body.js";
 import { sendJson } from "../http/respond.js";
 import { admitCreate, admitUpdate, checkEnvelope } from "./admit.js";
-import { type RequestContext, warningHeaders } from "./context.js";
+import { admit, type RequestContext, warningHeaders } from "./context.js";
 
 export async function checkNamespaceAcceptsContent(
   ctx: RequestContext,
@@ -35,11 +35,12 @@ export async function checkNamespaceAcceptsContent(
 export async function handleCreate(ctx: RequestContext): Promise<void> {
   const body = decodeBody(await readBody(ctx.req), ctx.req.headers["content-type"]);
   const obj = admitCreate(ctx, checkEnvelope(ctx, body));
+  await checkNamespaceAcceptsContent(ctx, obj.metadata.namespace);
+  await admit(ctx, "CREATE", obj, undefined);
   if (ctx.query.get("dryRun") === "All") {
     sendJson(ctx.res, 201, obj, warningHeaders(ctx));
     return;
   }
-  await checkNamespaceAcceptsContent(ctx, obj.metadata.namespace);
   const created = await ctx.server.store.create(ctx.type, obj);
   sendJson(ctx.res, 201, created, warningHeaders(ctx));
 }
@@ -82,6 +83,7 @@ export async function persistUpdate(
   old: KubeObject,
 ): Promise<KubeObject> {
   const revision = Number(old.metadata.resourceVersion);
+  await admit(ctx, "UPDATE", next, old);
   if (ctx.query.get("dryRun") === "All") return next;
   if (next.metadata.deletionTimestamp && (next.metadata.finalizers ?? []).length === 0) {
     const updated = await ctx.server.store.update(ctx.type, next, revision);

@@ -159,18 +159,18 @@ describe("serverSideApply", () => {
     assert.deepEqual(
       shared.metadata.managedFields?.map((e) => [e.manager, e.time]),
       [
-        ["alice", T1],
         ["bob", undefined],
+        ["alice", T1],
       ],
-      "nothing changed, so bob's new entry has no time",
+      "nothing changed, so bob's new entry has no time (and sorts first, as in kube)",
     );
     const out = apply(shared, cm({ b: "1" }), "alice", { now: T3 });
     assert.deepEqual(out.data, { a: "1", b: "1" });
     assert.deepEqual(
       out.metadata.managedFields?.map((e) => [e.manager, e.fieldsV1]),
       [
-        ["alice", { "f:data": { "f:b": {} } }],
         ["bob", { "f:data": { "f:a": {} } }],
+        ["alice", { "f:data": { "f:b": {} } }],
       ],
     );
   });
