@@ -31,15 +31,16 @@ function files(dir: string): string[] {
   });
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']/g;
+const IMPORT = /(?:^|\n)\s*(import|export)\s+(type\s)?[^;]*?from\s+["']([^"']+)["']/g;
 
-function importsOf(file: string): string[] {
+/** Relative imports of a file; `typeOnly` ones are erased by tsc and cannot form a runtime cycle. */
+function importsOf(file: string): { path: string; typeOnly: boolean }[] {
   const text = readFileSync(file, "utf8");
-  const out: string[] = [];
+  const out: { path: string; typeOnly: boolean }[] = [];
   for (const m of text.matchAll(IMPORT)) {
-    const spec = m[1]!;
+    const spec = m[3]!;
     if (!spec.startsWith(".")) continue;
-    out.push(resolve(dirname(file), spec.replace(/\.js$/, ".ts")));
+    out.push({ path: resolve(dirname(file), spec.replace(/\.js$/, ".ts")), typeOnly: m[2] !== undefined });
   }
   return out;
 }
@@ -54,9 +55,12 @@ for (const file of files(src)) {
   if (!allowed)
     problems.push(`${relative(root, file)}: folder src/${from} is not in the layer map`);
   const deps = importsOf(file);
-  // Only runtime edges count for cycles; tests import freely within their layer.
-  graph.set(file, deps);
-  for (const dep of deps) {
+  // Layer rules apply to every import; cycles are checked on runtime imports only.
+  graph.set(
+    file,
+    deps.filter((d) => !d.typeOnly).map((d) => d.path),
+  );
+  for (const { path: dep } of deps) {
     const to = layerOf(dep);
     if (to === from || allowed?.includes("*") || allowed?.includes(to)) continue;
     problems.push(

@@ -56,7 +56,8 @@ export async function route(
       throw new ApiError(404, "NotFound", "the server could not find the requested resource");
     if (info.namespace !== undefined && !type.namespaced)
       throw new ApiError(404, "NotFound", "the server could not find the requested resource");
-    if (info.subresource && !(info.subresource === "status" && type.status)) {
+    const custom = info.subresource ? type.subresourceHandlers?.[info.subresource] : undefined;
+    if (info.subresource && !custom && !(info.subresource === "status" && type.status)) {
       throw new ApiError(404, "NotFound", "the server could not find the requested resource");
     }
     const ctx: RequestContext = {
@@ -69,7 +70,8 @@ export async function route(
       user,
       warnings: [],
     };
-    await dispatch(ctx);
+    if (custom) await custom(ctx);
+    else await dispatch(ctx);
   } catch (e) {
     sendError(res, e);
   }

@@ -11,7 +11,7 @@ import {
   STALE_OBJECT_MESSAGE,
 } from "../../api/errors.js";
 import type { KubeObject } from "../../api/types.js";
-import { decodeBody, readBody } from "../http/body.js";
+import { decodeBody, readBodyBytes } from "../http/body.js";
 import { sendJson } from "../http/respond.js";
 import { admitCreate, admitUpdate, checkEnvelope } from "./admit.js";
 import { admit, type RequestContext, warningHeaders } from "./context.js";
@@ -33,7 +33,12 @@ export async function checkNamespaceAcceptsContent(
 }
 
 export async function handleCreate(ctx: RequestContext): Promise<void> {
-  const body = decodeBody(await readBody(ctx.req), ctx.req.headers["content-type"]);
+  const body = decodeBody(await readBodyBytes(ctx.req), ctx.req.headers["content-type"]);
+  if (ctx.type.virtualCreate) {
+    const envelope = checkEnvelope(ctx, body);
+    sendJson(ctx.res, 201, await ctx.type.virtualCreate(ctx, envelope), warningHeaders(ctx));
+    return;
+  }
   const obj = admitCreate(ctx, checkEnvelope(ctx, body));
   await checkNamespaceAcceptsContent(ctx, obj.metadata.namespace);
   await admit(ctx, "CREATE", obj, undefined);
@@ -49,7 +54,7 @@ export async function handleUpdate(ctx: RequestContext): Promise<void> {
   const t = ctx.type;
   const body = checkEnvelope(
     ctx,
-    decodeBody(await readBody(ctx.req), ctx.req.headers["content-type"]),
+    decodeBody(await readBodyBytes(ctx.req), ctx.req.headers["content-type"]),
   );
   const old = await ctx.server.store.get(t, ctx.info.namespace, ctx.info.name!);
   const rv = body.metadata.resourceVersion;

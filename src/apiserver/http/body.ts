@@ -9,10 +9,19 @@ import {
   RequestEntityTooLargeError,
   UnsupportedMediaTypeError,
 } from "../../api/errors.js";
+import {
+  decodeKubeProtobuf,
+  PROTOBUF_CONTENT_TYPE,
+  ProtobufDecodeError,
+} from "../protobuf/index.js";
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
 export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
+  return (await readBodyBytes(req, limit)).toString("utf8");
+}
+
+export async function readBodyBytes(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const declared = Number(req.headers["content-length"] ?? "0");
   if (declared > limit) {
     req.resume();
@@ -28,16 +37,30 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
     }
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
 export function mediaType(contentType: string | undefined): string {
   return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
-/** Decodes a create/update body; YAML is accepted as kube-apiserver does. */
-export function decodeBody(text: string, contentType: string | undefined): unknown {
+/**
+ * Decodes a create/update body: JSON, YAML (as kube-apiserver accepts), or kube's
+ * protobuf, which kubectl's typed clients send for built-in kinds.
+ */
+export function decodeBody(bytes: Buffer, contentType: string | undefined): unknown {
   const type = mediaType(contentType);
+  if (type === PROTOBUF_CONTENT_TYPE) {
+    try {
+      return decodeKubeProtobuf(bytes).object;
+    } catch (cause) {
+      if (cause instanceof ProtobufDecodeError && cause.code === "unsupported-kind") {
+        throw new UnsupportedMediaTypeError("application/json, application/yaml", { cause });
+      }
+      throw new BadRequestError((cause as Error).message, { cause });
+    }
+  }
+  const text = bytes.toString("utf8");
   if (type === "" || type === "application/json" || type === "*/*") return parseJson(text);
   if (type === "application/yaml" || type === "application/apply-patch+yaml")
     return parseYaml(text);

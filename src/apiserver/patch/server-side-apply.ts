@@ -54,7 +54,7 @@ export function serverSideApply(args: ServerSideApplyArgs): KubeObject {
     : ({ apiVersion: applied.apiVersion, kind: applied.kind } as KubeObject);
   let managers: Managers;
   try {
-    managers = decodeManagedFields(live?.metadata.managedFields);
+    managers = decodeManagedFields(live?.metadata?.managedFields);
   } catch (e) {
     throw new InternalError(`failed to decode managed fields: ${(e as Error).message}`, {
       cause: e,

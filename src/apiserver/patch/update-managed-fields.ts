@@ -38,7 +38,7 @@ export function updateManagedFields(args: UpdateManagedFieldsArgs): KubeObject {
   const managers = startingManagers(args);
   const next = withoutManagedFields(structuredClone(updated));
   // `skipNonApplied`: an object stored without managedFields stays untracked.
-  if (managers.size === 0 && old?.metadata.uid) return next;
+  if (managers.size === 0 && old?.metadata?.uid) return next;
   const before = old
     ? withoutManagedFields(old)
     : ({ apiVersion: updated.apiVersion, kind: updated.kind } as KubeObject);
@@ -60,7 +60,7 @@ export function updateManagedFields(args: UpdateManagedFieldsArgs): KubeObject {
 
 /** `decodeLiveOrNew`: the request's managedFields if it carries valid ones, else the stored ones. */
 function startingManagers(args: UpdateManagedFieldsArgs): Managers {
-  const fromOld = () => tryDecodeManagedFields(args.old?.metadata.managedFields) ?? new Map();
+  const fromOld = () => tryDecodeManagedFields(args.old?.metadata?.managedFields) ?? new Map();
   if (args.subresource) return fromOld();
   const requested = isObject(args.updated.metadata)
     ? args.updated.metadata.managedFields

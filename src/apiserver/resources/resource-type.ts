@@ -6,6 +6,7 @@
 import type { FieldError } from "../../api/errors.js";
 import type { Schema } from "../../api/schema.js";
 import type { KubeObject } from "../../api/types.js";
+import type { RequestContext } from "../handlers/context.js";
 
 export interface TableColumn {
   name: string;
@@ -58,6 +59,13 @@ export interface ResourceType {
   prepareForUpdate?(obj: KubeObject, old: KubeObject): void;
   /** True for kinds whose objects are served but not deletable by users. */
   undeletable?(obj: KubeObject): string | undefined;
+  /**
+   * Create-only kinds that are computed, not stored (SubjectAccessReview,
+   * TokenReview…): POST returns this result with 201.
+   */
+  virtualCreate?(ctx: RequestContext, body: KubeObject): Promise<KubeObject>;
+  /** Subresources beyond status and scale, each handling its whole request (e.g. `finalize`, `token`). */
+  subresourceHandlers?: Record<string, (ctx: RequestContext) => Promise<void>>;
 }
 
 export function apiVersionOf(t: { group: string; version: string }): string {
