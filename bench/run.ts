@@ -51,13 +51,24 @@ async function runAll(dir: string, { plan }: Args): Promise<Results> {
     backendCreates(floorDb, "default", payload),
   ).finally(() => floorDb.close());
 
+  // The baseline runs right after the API creates, so both see the same
+  // conditions on a shared machine; its idle thread costs nothing meanwhile.
   const api = await startServerThread(serverCfg("api", "api.db"));
+  const bare = await startServerThread(serverCfg("bare", "bare.db")).catch(async (e: unknown) => {
+    await api.stop();
+    throw e;
+  });
   const newClient = () => createHttpClient({ server: api.url, caPem: ca.certPem, token });
   const client = newClient();
-  let scenarios: Omit<Results, "floorCreates" | "bareCreates" | "listFloor">;
+  const bareClient = createHttpClient({ server: bare.url, caPem: ca.certPem });
+  let scenarios: Omit<Results, "floorCreates" | "listFloor">;
   try {
     log(`(a) API creates at ${plan.creates.levels.join(", ")} clients`);
     const apiCreates = await runLevels(plan.creates, httpCreates(client, "default", payload));
+    log("(c) bare HTTPS+SQLite server");
+    const bareCreates = await runLevels(plan.bare, httpCreates(bareClient, "default", payload));
+    bareClient.close();
+    await bare.stop();
     const last = plan.creates.levels.at(-1)!;
     const names = Array.from({ length: plan.creates.count }, (_, i) => `c${last}-${i}`);
     log(`(d) GET at ${plan.get.rate}/s`);
@@ -66,10 +77,11 @@ async function runAll(dir: string, { plan }: Args): Promise<Results> {
     const list = await listOverHttp(client, { ...plan.list, payload });
     log(`(f) watch: ${plan.watch.watchers} watchers`);
     const watch = await watchFanOut(client, newClient, { ...plan.watch, payload });
-    scenarios = { apiCreates, get, list, watch };
+    scenarios = { apiCreates, bareCreates, get, list, watch };
   } finally {
     client.close();
-    await api.stop();
+    bareClient.close();
+    await Promise.all([api.stop(), bare.stop()]);
   }
 
   log("(e) LIST floor: Backend.list on the apiserver's database");
@@ -77,18 +89,7 @@ async function runAll(dir: string, { plan }: Args): Promise<Results> {
   const listFloor = await listOnBackend(apiDb, plan.list.namespace, plan.list.runs).finally(() =>
     apiDb.close(),
   );
-
-  log("(c) bare HTTPS+SQLite server");
-  const bare = await startServerThread(serverCfg("bare", "bare.db"));
-  const bareClient = createHttpClient({ server: bare.url, caPem: ca.certPem });
-  const bareCreates = await runLevels(
-    plan.bare,
-    httpCreates(bareClient, "default", payload),
-  ).finally(async () => {
-    bareClient.close();
-    await bare.stop();
-  });
-  return { ...scenarios, floorCreates, bareCreates, listFloor };
+  return { ...scenarios, floorCreates, listFloor };
 }
 
 function machine() {

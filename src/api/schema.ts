@@ -49,6 +49,7 @@ export interface Schema {
     messageExpression?: string;
     reason?: string;
     fieldPath?: string;
+    optionalOldSelf?: boolean;
   }[];
   "x-kubernetes-group-version-kind"?: { group: string; version: string; kind: string }[];
   [extension: `x-${string}`]: unknown;

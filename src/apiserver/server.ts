@@ -9,6 +9,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server } f
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Backend } from "../storage/backend.js";
+import { ValidatingAdmissionPolicyPlugin } from "./admission/policy/index.js";
 import { AdmissionChain, type AdmissionPlugin } from "./admission/types.js";
 import { ANONYMOUS_ADMIN, StaticTokenAuthenticator } from "./auth/static-tokens.js";
 import { ALLOW_ALL, type Authenticator, type Authorizer, MASTERS_GROUP } from "./auth/types.js";
@@ -56,13 +57,15 @@ export class ApiServer {
     const opts = this.opts;
     const registrar = new CrdRegistrar(opts.backend, this.registry, opts.log);
     await registrar.start(signal);
+    const policies = new ValidatingAdmissionPolicyPlugin(opts.backend, this.registry);
+    await policies.start(signal);
     const context: ServerContext = {
       backend: opts.backend,
       store: new ObjectStore(opts.backend),
       registry: this.registry,
       bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
       signal,
-      admission: new AdmissionChain(opts.admission ?? []),
+      admission: new AdmissionChain([policies, ...(opts.admission ?? [])]),
       authorizer: opts.authorizer ?? ALLOW_ALL,
     };
     await ensureSystemNamespaces(context.store, this.registry);

@@ -9,7 +9,8 @@ import { join, resolve } from "node:path";
 import { pino } from "pino";
 import { startCompactor } from "../apiserver/compactor.js";
 import { ApiServer } from "../apiserver/index.js";
-import { writeKubeconfig } from "../client/index.js";
+import { createHttpClient, writeKubeconfig } from "../client/index.js";
+import { runCoreControllers } from "../controllers/index.js";
 import { openSqliteBackend } from "../storage/index.js";
 import { intFlag, parseArgs } from "./args.js";
 import { ensurePki } from "./data-dir.js";
@@ -56,12 +57,25 @@ export async function up(argv: string[]): Promise<void> {
     contextName: "hearth",
   });
 
+  // The core controllers reach the API like any client, with the admin's credentials.
+  const controllerClient = createHttpClient({
+    server: server_url,
+    caPem: pki.ca.certPem,
+    token: pki.adminToken,
+    userAgent: "hearth-controller-manager",
+  });
+  const controllersDone = runCoreControllers(controllerClient, controller.signal, {
+    log: logError,
+  });
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, "stopping");
     controller.abort();
+    await controllersDone;
+    controllerClient.close();
     await server.closed();
     await backend.close();
     process.exit(0);

@@ -37,12 +37,37 @@ export interface Decision {
   reason: string;
 }
 
-export interface Authorizer {
-  authorize(attrs: AuthorizationAttributes): Promise<Decision> | Decision;
+/** What a user may do in a namespace (authorization.k8s.io SubjectRulesReviewStatus). */
+export interface RulesResult {
+  resourceRules: {
+    verbs: string[];
+    apiGroups: string[];
+    resources: string[];
+    resourceNames?: string[];
+  }[];
+  nonResourceRules: { verbs: string[]; nonResourceURLs: string[] }[];
+  /** True when some authorizer cannot list its rules. */
+  incomplete: boolean;
+  evaluationError?: string;
 }
 
-export const ALLOW_ALL: Authorizer = { authorize: () => ({ allowed: true, reason: "" }) };
+export interface Authorizer {
+  authorize(attrs: AuthorizationAttributes): Promise<Decision> | Decision;
+  /** The rules that apply to `user` in `namespace`, for authorizers that can list them. */
+  rulesFor?(user: UserInfo, namespace: string): RulesResult;
+}
 
-/** The users every authenticated request belongs to, as kube-apiserver adds them. */
+/** Everything is allowed (tests and benchmarks without credentials). */
+export const ALLOW_ALL: Authorizer = {
+  authorize: () => ({ allowed: true, reason: "" }),
+  rulesFor: () => ({
+    resourceRules: [{ verbs: ["*"], apiGroups: ["*"], resources: ["*"] }],
+    nonResourceRules: [{ verbs: ["*"], nonResourceURLs: ["*"] }],
+    incomplete: false,
+  }),
+};
+
+/** The group every authenticated request belongs to, as kube-apiserver adds it. */
 export const AUTHENTICATED_GROUP = "system:authenticated";
+/** The group kube-apiserver allows everything, before any other authorizer. */
 export const MASTERS_GROUP = "system:masters";

@@ -1,16 +1,19 @@
 /**
  * The CustomResourceDefinition kind itself: its checks (name is
  * `<plural>.<group>`, exactly one storage version, names and scope present,
- * printer-column paths parse) and the status the apiserver sets at once
- * (NamesAccepted and Established), since it starts serving the kind on write.
+ * printer-column and scale paths parse, CEL rules compile) and the status the
+ * apiserver sets at once (NamesAccepted and Established), since it starts
+ * serving the kind on write.
  */
 import { type FieldError, forbiddenValue, invalidValue, requiredValue } from "../../api/errors.js";
 import { dns1123Label, dns1123Subdomain } from "../../api/names.js";
 import type { KubeObject } from "../../api/types.js";
 import { type ResourceType, STANDARD_VERBS } from "../resources/resource-type.js";
 import { customResourceDefinitionSchema } from "../schemas/index.js";
+import { crdRuleErrors } from "./crd-rules.js";
 import type { CrdSpec } from "./custom-types.js";
 import { jsonPathError } from "./json-path.js";
+import { scalePathErrors } from "./scale.js";
 
 export const CRD_CLEANUP_FINALIZER = "customresourcecleanup.apiextensions.k8s.io";
 
@@ -79,7 +82,10 @@ function validateCrd(obj: KubeObject, old: KubeObject | undefined): FieldError[]
           ),
         );
     });
+    const scale = v.subresources?.scale;
+    if (scale) errors.push(...scalePathErrors(scale, `spec.versions[${i}].subresources.scale`));
   });
+  errors.push(...crdRuleErrors(versions));
   if (old) {
     const oldSpec = old.spec as CrdSpec;
     if (oldSpec.group !== spec.group)

@@ -1,14 +1,18 @@
 /**
  * Turns a CustomResourceDefinition into the ResourceTypes it serves, one per
- * served version: names, scope, subresources, the version's schema wrapped in the
- * object envelope, additionalPrinterColumns and selectableFields.
+ * served version: names, scope, subresources (scale served by its handler), the
+ * version's schema wrapped in the object envelope, its CEL rules compiled once
+ * here and run as the kind's `validate`, additionalPrinterColumns and
+ * selectableFields.
  */
 import type { Schema } from "../../api/schema.js";
 import type { KubeObject } from "../../api/types.js";
 import { type ResourceType, STANDARD_VERBS, type TableColumn } from "../resources/resource-type.js";
 import { age } from "../resources/table.js";
 import { customResourceSchema } from "../schemas/index.js";
+import { buildRuleTree, evaluateRules } from "../validation/cel/index.js";
 import { evaluateJsonPath } from "./json-path.js";
+import { scaleHandler } from "./scale-handler.js";
 
 export interface CrdVersion {
   name: string;
@@ -97,6 +101,9 @@ export function customResourceTypes(crd: KubeObject): ResourceType[] {
   return served.map((v) => {
     const columns = printerColumns(v);
     const selectable = v.selectableFields ?? [];
+    const schema = objectSchema(spec.group, v, names.kind);
+    const rules = buildRuleTree(schema);
+    const scale = v.subresources?.scale;
     return {
       group: spec.group,
       version: v.name,
@@ -109,9 +116,12 @@ export function customResourceTypes(crd: KubeObject): ResourceType[] {
       categories: names.categories ?? [],
       verbs: STANDARD_VERBS,
       status: v.subresources?.status !== undefined,
-      ...(v.subresources?.scale ? { scale: v.subresources.scale } : {}),
+      ...(scale ? { scale, subresourceHandlers: { scale: scaleHandler(scale) } } : {}),
       nameRule: "dns1123-subdomain",
-      schema: objectSchema(spec.group, v, names.kind),
+      schema,
+      ...(rules
+        ? { validate: (obj: KubeObject, old?: KubeObject) => evaluateRules(rules, obj, old) }
+        : {}),
       strategicMergePatch: false,
       columns,
       ...(selectable.length

@@ -109,28 +109,29 @@ export async function deleteObject(
       obj,
       obj.metadata.deletionTimestamp ? undefined : opts.propagationPolicy,
     );
+    const pending = t.pendingFinalizers?.(obj) ?? [];
     const revision = Number(obj.metadata.resourceVersion);
     try {
-      if (finalizers.length === 0) {
+      if (finalizers.length === 0 && pending.length === 0) {
         if (dryRun) return successStatus(t, obj);
         const gone = await store.remove(t, obj, revision);
         return successStatus(t, gone);
       }
+      const marked: KubeObject = structuredClone(obj);
+      t.prepareForDelete?.(marked);
       if (
         obj.metadata.deletionTimestamp &&
         finalizers.join() === (obj.metadata.finalizers ?? []).join()
       )
         return obj;
-      const marked: KubeObject = {
-        ...obj,
-        metadata: {
-          ...obj.metadata,
-          finalizers,
-          deletionTimestamp: obj.metadata.deletionTimestamp ?? nowTimestamp(),
-          deletionGracePeriodSeconds: 0,
-          generation: (obj.metadata.generation ?? 1) + (obj.metadata.deletionTimestamp ? 0 : 1),
-        },
+      marked.metadata = {
+        ...marked.metadata,
+        finalizers,
+        deletionTimestamp: obj.metadata.deletionTimestamp ?? nowTimestamp(),
+        deletionGracePeriodSeconds: 0,
+        generation: (obj.metadata.generation ?? 1) + (obj.metadata.deletionTimestamp ? 0 : 1),
       };
+      if (marked.metadata.finalizers?.length === 0) delete marked.metadata.finalizers;
       if (dryRun) return marked;
       return await store.update(t, marked, revision);
     } catch (e) {

@@ -90,7 +90,10 @@ export async function persistUpdate(
   const revision = Number(old.metadata.resourceVersion);
   await admit(ctx, "UPDATE", next, old);
   if (ctx.query.get("dryRun") === "All") return next;
-  if (next.metadata.deletionTimestamp && (next.metadata.finalizers ?? []).length === 0) {
+  const held =
+    (next.metadata.finalizers ?? []).length > 0 ||
+    (ctx.type.pendingFinalizers?.(next) ?? []).length > 0;
+  if (next.metadata.deletionTimestamp && !held) {
     const updated = await ctx.server.store.update(ctx.type, next, revision);
     return ctx.server.store.remove(ctx.type, updated, Number(updated.metadata.resourceVersion));
   }

@@ -15,6 +15,8 @@ export interface RequestInfo {
   subresource?: string;
 }
 
+const NAMESPACE_SUBRESOURCES = new Set(["status", "finalize"]);
+
 const VERBS_BY_METHOD: Record<string, string> = {
   POST: "create",
   PUT: "update",
@@ -49,16 +51,13 @@ export function parseRequestInfo(
     return undefined;
   }
   let namespace: string | undefined;
-  if (rest[0] === "namespaces" && rest.length >= 3) {
+  // `/namespaces/<ns>/<resource>…` scopes a resource; `/namespaces/<ns>/status|finalize` is the namespace's own subresource.
+  if (rest[0] === "namespaces" && rest.length >= 3 && !NAMESPACE_SUBRESOURCES.has(rest[2]!)) {
     namespace = rest[1];
     rest = rest.slice(2);
   }
   const [resource, name, subresource, ...extra] = rest;
   if (!resource || extra.length > 0) return undefined;
-  // `/api/v1/namespaces/x` and `/api/v1/namespaces/x/status` name the namespace itself.
-  if (resource === "namespaces" && namespace === undefined && rest.length === 1) {
-    // plain collection
-  }
   let verb = VERBS_BY_METHOD[method] ?? method.toLowerCase();
   if (method === "GET" || method === "HEAD") {
     if (query.get("watch") === "true" || query.get("watch") === "1") verb = "watch";

@@ -144,7 +144,11 @@ describe("serverSideApply", () => {
 
   it("with force takes the conflicting fields over", () => {
     const live = apply(undefined, cm({ a: "1", b: "1" }), "alice");
-    const out = apply(live, cm({ a: "2" }), "bob", { force: true, now: T2 });
+    const liveCopy = structuredClone(live);
+    const applied = cm({ a: "2" });
+    const out = apply(live, applied, "bob", { force: true, now: T2 });
+    assert.deepEqual(live, liveCopy, "the live object is not modified");
+    assert.deepEqual(applied, cm({ a: "2" }), "nor is the configuration");
     assert.deepEqual(out.data, { a: "2", b: "1" });
     assert.deepEqual(out.metadata.managedFields, [
       entry("alice", { "f:data": { "f:b": {} } }),

@@ -81,13 +81,10 @@ export function serverSideApply(args: ServerSideApplyArgs): KubeObject {
 
   const own = withoutServerOwned(configFields);
   const changed = !jsonEqual(base, next);
+  // The entry's time moves only when the apply changed the object (`managedFieldsUpdater`).
+  const time = changed ? args.now : previous?.time;
   if (own.isEmpty()) managers.delete(id);
-  else
-    managers.set(id, {
-      ...applier,
-      ...(changed ? { time: args.now } : previous?.time ? { time: previous.time } : {}),
-      fields: own,
-    });
+  else managers.set(id, { ...applier, ...(time ? { time } : {}), fields: own });
   const result = changed ? next : base;
   const entries = encodeManagedFields(managers);
   if (!isObject(result.metadata)) result.metadata = {};

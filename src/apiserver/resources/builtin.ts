@@ -4,15 +4,17 @@
  * Lease; apiextensions.k8s.io/v1 CustomResourceDefinition.
  */
 import type { KubeObject } from "../../api/types.js";
+import { bindingResourceType, policyResourceType } from "../admission/policy/index.js";
 import { crdResourceType } from "../crd/crd-kind.js";
 import {
   configMapSchema,
   eventSchema,
   leaseSchema,
-  namespaceSchema,
   secretSchema,
   serviceAccountSchema,
 } from "../schemas/index.js";
+import { podSchema } from "../schemas/pod.js";
+import { namespaceType } from "./namespace-type.js";
 import { type ResourceType, STANDARD_VERBS } from "./resource-type.js";
 import { age } from "./table.js";
 
@@ -39,48 +41,7 @@ const dataCount = (o: KubeObject) =>
   Object.keys((o.data as object | undefined) ?? {}).length +
   Object.keys((o.binaryData as object | undefined) ?? {}).length;
 
-export const PROTECTED_NAMESPACES = ["default", "kube-system", "kube-public"];
-
-const namespaces = builtinType({
-  group: "",
-  version: "v1",
-  kind: "Namespace",
-  plural: "namespaces",
-  singular: "namespace",
-  namespaced: false,
-  shortNames: ["ns"],
-  status: true,
-  nameRule: "dns1123-label",
-  schema: namespaceSchema,
-  columns: [
-    {
-      name: "Status",
-      type: "string",
-      description: "The status of the namespace",
-      cell: (o) => (o.status as { phase?: string } | undefined)?.phase ?? "",
-    },
-  ],
-  selectableFields: (o) => ({
-    "status.phase": (o.status as { phase?: string } | undefined)?.phase ?? "",
-  }),
-  prepareForCreate(obj) {
-    obj.status = { phase: "Active" };
-    nameLabel(obj);
-  },
-  prepareForUpdate: nameLabel,
-  undeletable: (o) =>
-    PROTECTED_NAMESPACES.includes(o.metadata.name ?? "")
-      ? `this namespace may not be deleted`
-      : undefined,
-});
-
-/** kube-apiserver labels every namespace with its own name. */
-function nameLabel(obj: KubeObject): void {
-  obj.metadata.labels = {
-    ...(obj.metadata.labels ?? {}),
-    "kubernetes.io/metadata.name": obj.metadata.name ?? "",
-  };
-}
+export { PROTECTED_NAMESPACES } from "./namespace-type.js";
 
 const configMaps = builtinType({
   group: "",
@@ -200,6 +161,30 @@ const events = builtinType({
   },
 });
 
+const pods = builtinType({
+  group: "",
+  version: "v1",
+  kind: "Pod",
+  plural: "pods",
+  singular: "pod",
+  shortNames: ["po"],
+  categories: ["all"],
+  status: true,
+  schema: podSchema,
+  columns: [
+    {
+      name: "Status",
+      type: "string",
+      description: "The phase of the pod",
+      cell: (o) => str((o.status as { phase?: string } | undefined)?.phase ?? "Pending"),
+    },
+  ],
+  selectableFields: (o) => ({
+    "spec.nodeName": str((o.spec as { nodeName?: string } | undefined)?.nodeName),
+    "status.phase": str((o.status as { phase?: string } | undefined)?.phase),
+  }),
+});
+
 const leases = builtinType({
   group: "coordination.k8s.io",
   version: "v1",
@@ -219,5 +204,16 @@ const leases = builtinType({
 
 /** Every built-in kind, in discovery order. */
 export function builtinTypes(): ResourceType[] {
-  return [namespaces, configMaps, secrets, serviceAccounts, events, leases, crdResourceType];
+  return [
+    namespaceType,
+    pods,
+    configMaps,
+    secrets,
+    serviceAccounts,
+    events,
+    leases,
+    crdResourceType,
+    policyResourceType,
+    bindingResourceType,
+  ];
 }

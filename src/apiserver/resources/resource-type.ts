@@ -26,6 +26,20 @@ export interface ScaleSubresource {
   labelSelectorPath?: string;
 }
 
+/**
+ * Objects kept in another resource's storage and form (events.k8s.io/v1 Events
+ * are stored as core/v1 Events): the store reads and writes that resource's keys
+ * and converts on the way in and out.
+ */
+export interface StorageMapping {
+  /** The resource whose storage keys hold the objects. */
+  resource: { group: string; plural: string };
+  /** A stored object (with its resourceVersion) in this type's form. */
+  fromStorage(obj: KubeObject): KubeObject;
+  /** An object of this type in the stored form. */
+  toStorage(obj: KubeObject): KubeObject;
+}
+
 export interface ResourceType {
   group: string;
   version: string;
@@ -57,6 +71,10 @@ export interface ResourceType {
   prepareForCreate?(obj: KubeObject): void;
   /** Keeps server-owned fields on update (old is the stored state). */
   prepareForUpdate?(obj: KubeObject, old: KubeObject): void;
+  /** Finalizers beyond `metadata.finalizers` that keep a deleted object (Namespace `spec.finalizers`). */
+  pendingFinalizers?(obj: KubeObject): string[];
+  /** Called when a DELETE marks the object (may throw to refuse, e.g. a namespace already terminating). */
+  prepareForDelete?(obj: KubeObject): void;
   /** True for kinds whose objects are served but not deletable by users. */
   undeletable?(obj: KubeObject): string | undefined;
   /**
@@ -64,6 +82,8 @@ export interface ResourceType {
    * TokenReview…): POST returns this result with 201.
    */
   virtualCreate?(ctx: RequestContext, body: KubeObject): Promise<KubeObject>;
+  /** Set when the objects live in another resource's storage, converted. */
+  storage?: StorageMapping;
   /** Subresources beyond status and scale, each handling its whole request (e.g. `finalize`, `token`). */
   subresourceHandlers?: Record<string, (ctx: RequestContext) => Promise<void>>;
 }

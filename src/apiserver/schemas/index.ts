@@ -11,6 +11,7 @@ import type { GroupVersionKind } from "../../api/types.js";
 import { configMapSchema } from "./config-map.js";
 import { customResourceDefinitionSchema } from "./custom-resource-definition.js";
 import { eventSchema } from "./event.js";
+import { eventsV1EventSchema } from "./events-v1-event.js";
 import { leaseSchema } from "./lease.js";
 import { namespaceSchema } from "./namespace.js";
 import { secretSchema } from "./secret.js";
@@ -19,10 +20,13 @@ import { serviceAccountSchema } from "./service-account.js";
 export { customResourceSchema } from "./custom-resource.js";
 export { API_VERSION_DESCRIPTION, KIND_DESCRIPTION, kindSchema } from "./kind.js";
 export { OBJECT_META_DESCRIPTION, objectMeta } from "./object-meta.js";
+export { validatingAdmissionPolicyBindingSchema } from "./validating-admission-policy-binding.js";
+export { validatingAdmissionPolicySchema } from "./validating-admission-policy.js";
 export {
   configMapSchema,
   customResourceDefinitionSchema,
   eventSchema,
+  eventsV1EventSchema,
   leaseSchema,
   namespaceSchema,
   secretSchema,
@@ -41,6 +45,7 @@ const all: Schema[] = [
   eventSchema,
   leaseSchema,
   customResourceDefinitionSchema,
+  eventsV1EventSchema,
 ];
 
 /** Every built-in kind's schema, keyed by `schemaKey`. */

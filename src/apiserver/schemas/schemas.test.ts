@@ -29,6 +29,7 @@ describe("builtinSchemas", () => {
       "/v1/ServiceAccount",
       "apiextensions.k8s.io/v1/CustomResourceDefinition",
       "coordination.k8s.io/v1/Lease",
+      "events.k8s.io/v1/Event",
     ]);
     assert.equal(schemaKey({ group: "", version: "v1", kind: "ConfigMap" }), "/v1/ConfigMap");
     assert.equal(

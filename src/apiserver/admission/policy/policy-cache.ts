@@ -1,0 +1,116 @@
+/**
+ * The in-memory view of stored ValidatingAdmissionPolicies and their bindings,
+ * kept in step by a list plus a storage watch (the watch fires before a write
+ * returns, so a policy applies to the very next request). Each policy's CEL is
+ * compiled on first use and kept until its generation changes.
+ */
+import type { Backend, StorageEvent } from "../../../storage/backend.js";
+import { collectionPrefix } from "../../store/keys.js";
+import { decodeObject } from "../../store/object-store.js";
+import type { Binding, Policy } from "./api-types.js";
+import { type CompiledPolicy, compilePolicy } from "./compiled-policy.js";
+import { bindingResourceType, policyResourceType } from "./resource-types.js";
+
+interface PolicyEntry {
+  policy: Policy;
+  compiled?: CompiledPolicy;
+}
+
+/** A policy with the bindings that name it, both sorted by name. */
+export interface BoundPolicy {
+  policy: Policy;
+  compiled: CompiledPolicy;
+  bindings: Binding[];
+}
+
+export class PolicyCache {
+  private readonly policies = new Map<string, PolicyEntry>();
+  private readonly bindings = new Map<string, Binding>();
+  private snapshot?: { policy: Policy; bindings: Binding[] }[];
+  /** How many times a policy was compiled (tests check the per-generation cache). */
+  compilations = 0;
+
+  constructor(private readonly backend: Backend) {}
+
+  /** Loads every policy and binding, then follows changes until `signal` aborts. */
+  async start(signal: AbortSignal): Promise<void> {
+    await Promise.all([
+      this.follow(collectionPrefix(policyResourceType), (ev) => this.onPolicy(ev), signal),
+      this.follow(collectionPrefix(bindingResourceType), (ev) => this.onBinding(ev), signal),
+    ]);
+  }
+
+  /** Policies that have at least one binding, with their bindings. */
+  bound(): BoundPolicy[] {
+    this.snapshot ??= this.group();
+    return this.snapshot.map(({ policy, bindings }) => ({
+      policy,
+      bindings,
+      compiled: this.compiled(policy.metadata.name!),
+    }));
+  }
+
+  private async follow(
+    prefix: string,
+    onEvent: (ev: StorageEvent) => void,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const page = await this.backend.list(prefix);
+    for (const kv of page.items) onEvent({ type: "put", kv });
+    await this.backend.watch(prefix, { after: page.revision, onEvent }, signal);
+  }
+
+  private onPolicy(ev: StorageEvent): void {
+    const policy = decodeObject(ev.kv) as Policy;
+    const name = policy.metadata.name!;
+    const before = this.policies.get(name);
+    if (ev.type === "delete") this.policies.delete(name);
+    else if (before && sameGeneration(before.policy, policy))
+      this.policies.set(name, {
+        policy,
+        ...(before.compiled ? { compiled: before.compiled } : {}),
+      });
+    else this.policies.set(name, { policy });
+    this.snapshot = undefined;
+  }
+
+  private onBinding(ev: StorageEvent): void {
+    const binding = decodeObject(ev.kv) as Binding;
+    if (ev.type === "delete") this.bindings.delete(binding.metadata.name!);
+    else this.bindings.set(binding.metadata.name!, binding);
+    this.snapshot = undefined;
+  }
+
+  private compiled(name: string): CompiledPolicy {
+    const entry = this.policies.get(name)!;
+    if (!entry.compiled) {
+      entry.compiled = compilePolicy(entry.policy.spec ?? {});
+      this.compilations++;
+    }
+    return entry.compiled;
+  }
+
+  /** Bindings whose policy exists, grouped under it; a binding of a missing policy is skipped. */
+  private group(): { policy: Policy; bindings: Binding[] }[] {
+    const byPolicy = new Map<string, Binding[]>();
+    for (const b of [...this.bindings.values()].sort(byName)) {
+      const name = b.spec?.policyName ?? "";
+      if (!this.policies.has(name)) continue;
+      byPolicy.set(name, [...(byPolicy.get(name) ?? []), b]);
+    }
+    return [...byPolicy.keys()].sort().map((name) => ({
+      policy: this.policies.get(name)!.policy,
+      bindings: byPolicy.get(name)!,
+    }));
+  }
+}
+
+function sameGeneration(a: Policy, b: Policy): boolean {
+  return a.metadata.uid === b.metadata.uid && a.metadata.generation === b.metadata.generation;
+}
+
+function byName(a: Binding, b: Binding): number {
+  const x = a.metadata.name ?? "";
+  const y = b.metadata.name ?? "";
+  return x < y ? -1 : x > y ? 1 : 0;
+}

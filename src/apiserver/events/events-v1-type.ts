@@ -1,0 +1,79 @@
+/**
+ * events.k8s.io/v1 Event, served over the same stored objects as core/v1 Event
+ * (kube keeps one `events` resource and converts per request): its storage
+ * mapping, the strict validation kube applies to Events written through this
+ * API, and the table kube prints for Events.
+ */
+import type { KubeObject } from "../../api/types.js";
+import { type ResourceType, STANDARD_VERBS, type TableColumn } from "../resources/resource-type.js";
+import { age } from "../resources/table.js";
+import { eventsV1EventSchema } from "../schemas/index.js";
+import { coreToEventsV1, eventsV1ToCore } from "./conversion.js";
+import { strictEventCreateErrors, strictEventUpdateErrors } from "./validation.js";
+
+const str = (v: unknown) => (v === undefined || v === null ? "" : String(v));
+
+function lastSeen(o: KubeObject): string {
+  const series = o.series as { lastObservedTime?: string } | undefined;
+  return str(
+    series?.lastObservedTime ||
+      o.deprecatedLastTimestamp ||
+      o.eventTime ||
+      o.metadata.creationTimestamp,
+  );
+}
+
+const columns: TableColumn[] = [
+  { name: "Last Seen", type: "string", cell: (o) => age(lastSeen(o)) },
+  { name: "Type", type: "string", cell: (o) => str(o.type) },
+  { name: "Reason", type: "string", cell: (o) => str(o.reason) },
+  {
+    name: "Object",
+    type: "string",
+    cell: (o) => {
+      const ref = (o.regarding ?? {}) as { kind?: string; name?: string };
+      return `${str(ref.kind).toLowerCase()}/${str(ref.name)}`;
+    },
+  },
+  { name: "Message", type: "string", cell: (o) => str(o.note) },
+  { name: "Name", type: "string", format: "name", priority: 1, cell: (o) => str(o.metadata.name) },
+];
+
+export const eventsV1Type: ResourceType = {
+  group: "events.k8s.io",
+  version: "v1",
+  kind: "Event",
+  listKind: "EventList",
+  plural: "events",
+  singular: "event",
+  namespaced: true,
+  shortNames: ["ev"],
+  categories: [],
+  verbs: STANDARD_VERBS,
+  status: false,
+  nameRule: "dns1123-subdomain",
+  schema: eventsV1EventSchema,
+  strategicMergePatch: true,
+  ownColumns: true,
+  columns,
+  storage: {
+    resource: { group: "", plural: "events" },
+    fromStorage: coreToEventsV1,
+    toStorage: eventsV1ToCore,
+  },
+  selectableFields: (o) => {
+    const ref = (o.regarding ?? {}) as Record<string, unknown>;
+    const out: Record<string, string> = {
+      reason: str(o.reason),
+      type: str(o.type),
+      reportingController: str(o.reportingController),
+    };
+    for (const k of ["kind", "namespace", "name", "uid", "apiVersion", "resourceVersion", "fieldPath"])
+      out[`regarding.${k}`] = str(ref[k]);
+    return out;
+  },
+  validate: (obj, old) =>
+    old
+      ? strictEventUpdateErrors(eventsV1ToCore(obj), eventsV1ToCore(old))
+      : strictEventCreateErrors(eventsV1ToCore(obj)),
+};

@@ -1,0 +1,42 @@
+/**
+ * The core controllers `hearth up` runs against its own API: namespace
+ * lifecycle and the garbage collector. Everything goes through the client.
+ */
+import { setMaxListeners } from "node:events";
+import type { Client } from "../client/index.js";
+import { Controller, Informer } from "../runtime/index.js";
+import { GarbageCollector } from "./garbage-collector/index.js";
+import { NamespaceReconciler } from "./namespace/index.js";
+
+export interface CoreControllerOptions {
+  log?(msg: string, err?: unknown): void;
+}
+
+/** Runs until `signal` aborts; resolves once every loop has stopped. */
+export async function runCoreControllers(
+  client: Client,
+  signal: AbortSignal,
+  opts: CoreControllerOptions = {},
+): Promise<void> {
+  const log = opts.log ?? (() => {});
+  // Every informer and watch listens on this signal.
+  setMaxListeners(0, signal);
+  const namespaces = new Controller(new NamespaceReconciler(client), {
+    name: "namespace",
+    workers: 2,
+    onError: (key, err) => log(`namespace ${key}: reconcile failed`, err),
+  });
+  const nsInformer = new Informer(client, {
+    apiVersion: "v1",
+    kind: "Namespace",
+    onError: (e) => log("namespace informer", e),
+  });
+  nsInformer.addHandlers({
+    onAdd: (o) => namespaces.enqueue(o.metadata.name!),
+    onUpdate: (_old, o) => namespaces.enqueue(o.metadata.name!),
+  });
+  const gc = new GarbageCollector(client, {
+    onError: (key, err) => log(`garbage collector ${key}`, err),
+  });
+  await Promise.all([nsInformer.run(signal), namespaces.run(signal), gc.run(signal)]);
+}

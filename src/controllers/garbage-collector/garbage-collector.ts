@@ -1,0 +1,217 @@
+/**
+ * The garbage collector, as Kubernetes': owner references are matched by uid; an
+ * object whose owners are all gone is deleted (Background, or as its own
+ * finalizers ask); an owner deleted in the foreground keeps its
+ * `foregroundDeletion` finalizer until no `blockOwnerDeletion` dependent remains;
+ * an owner deleted with `orphan` has its uid stripped from every dependent before
+ * that finalizer goes. Cluster-scoped owners of namespaced dependents work. Keys
+ * are object uids; every decision is re-derived from the graph and the API.
+ */
+import { hasCode } from "../../api/errors.js";
+import type { KubeObject, OwnerReference } from "../../api/types.js";
+import type { Client } from "../../client/index.js";
+import { Controller, DONE, type Reconciler, type Result } from "../../runtime/index.js";
+import { FOREGROUND, Graph, type GraphNode, nodeOf, ORPHAN } from "./graph.js";
+import { isCrd, Monitors } from "./monitors.js";
+
+const FIELD_MANAGER = "hearth-garbage-collector";
+
+export class GarbageCollector implements Reconciler {
+  readonly graph = new Graph();
+  readonly controller: Controller;
+  private readonly monitors: Monitors;
+
+  constructor(
+    private readonly client: Client,
+    opts: { onError?(key: string, err: unknown): void; resyncDiscoveryMs?: number } = {},
+  ) {
+    this.controller = new Controller(this, {
+      name: "garbage-collector",
+      workers: 2,
+      onError: (k, e) => opts.onError?.(k, e),
+    });
+    this.monitors = new Monitors(
+      client,
+      {
+        onAdd: (o) => this.observe(o),
+        onUpdate: (_old, o) => this.observe(o),
+        onDelete: (o) => this.forget(o),
+      },
+      { resyncDiscoveryMs: opts.resyncDiscoveryMs, onError: (e) => opts.onError?.("monitors", e) },
+    );
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    await Promise.all([this.monitors.run(signal), this.controller.run(signal)]);
+  }
+
+  private observe(obj: KubeObject): void {
+    if (isCrd(obj)) this.monitors.refresh();
+    const node = nodeOf(obj);
+    if (!node.uid) return;
+    this.graph.upsert(node);
+    if (
+      node.owners.length > 0 ||
+      node.finalizers.includes(ORPHAN) ||
+      node.finalizers.includes(FOREGROUND)
+    )
+      this.controller.enqueue(node.uid);
+    // An owner waiting in the foreground re-checks when a dependent changes.
+    for (const o of node.owners)
+      if (this.graph.get(o.uid)?.deleting) this.controller.enqueue(o.uid);
+  }
+
+  private forget(obj: KubeObject): void {
+    if (isCrd(obj)) this.monitors.refresh();
+    const uid = obj.metadata.uid;
+    if (!uid) return;
+    const node = this.graph.remove(uid);
+    for (const d of this.graph.dependentsOf(uid)) this.controller.enqueue(d.uid);
+    for (const o of node?.owners ?? []) this.controller.enqueue(o.uid);
+  }
+
+  async reconcile(_signal: AbortSignal, uid: string): Promise<Result> {
+    const node = this.graph.get(uid);
+    if (!node) return DONE;
+    if (node.deleting && node.finalizers.includes(ORPHAN)) return this.orphanDependents(node);
+    if (node.deleting && node.finalizers.includes(FOREGROUND))
+      return this.deleteDependentsFirst(node);
+    if (node.owners.length === 0 || node.deleting) return DONE;
+    return this.collectIfOwnersGone(node);
+  }
+
+  private async collectIfOwnersGone(node: GraphNode): Promise<Result> {
+    const solid: OwnerReference[] = [];
+    const waiting: OwnerReference[] = [];
+    for (const ref of node.owners) {
+      const state = await this.ownerState(node, ref);
+      if (state === "solid") solid.push(ref);
+      else if (state === "waiting") waiting.push(ref);
+    }
+    if (solid.length > 0) {
+      if (solid.length < node.owners.length) await this.setOwners(node, solid);
+      return DONE;
+    }
+    const policy =
+      waiting.length > 0 && this.graph.dependentsOf(node.uid).length > 0
+        ? "Foreground"
+        : node.finalizers.includes(ORPHAN)
+          ? "Orphan"
+          : node.finalizers.includes(FOREGROUND)
+            ? "Foreground"
+            : "Background";
+    await this.client
+      .delete(node.apiVersion, node.kind, node.name, node.namespace, {
+        propagationPolicy: policy,
+        preconditions: { uid: node.uid },
+      })
+      .catch(ignore404);
+    return DONE;
+  }
+
+  /** solid: the owner exists; waiting: it is being deleted in the foreground; dangling: it is gone. */
+  private async ownerState(
+    node: GraphNode,
+    ref: OwnerReference,
+  ): Promise<"solid" | "waiting" | "dangling"> {
+    let owner: { deleting: boolean; finalizers: string[] } | undefined = this.graph.get(ref.uid);
+    if (!owner) {
+      // The graph may lag behind; ask the API before calling an owner gone.
+      const live = await this.client
+        .get(ref.apiVersion, ref.kind, ref.name, node.namespace)
+        .catch((e: unknown) => {
+          if (hasCode(e, 404)) return undefined;
+          throw e;
+        });
+      if (!live || live.metadata.uid !== ref.uid) return "dangling";
+      owner = nodeOf(live);
+    }
+    return owner.deleting && owner.finalizers.includes(FOREGROUND) ? "waiting" : "solid";
+  }
+
+  private async deleteDependentsFirst(owner: GraphNode): Promise<Result> {
+    const dependents = this.graph.dependentsOf(owner.uid);
+    for (const d of dependents) {
+      if (d.deleting) continue;
+      const policy = this.graph.dependentsOf(d.uid).length > 0 ? "Foreground" : "Background";
+      await this.client
+        .delete(d.apiVersion, d.kind, d.name, d.namespace, {
+          propagationPolicy: policy,
+          preconditions: { uid: d.uid },
+        })
+        .catch(ignore404);
+    }
+    const blocking = dependents.filter((d) =>
+      d.owners.some((o) => o.uid === owner.uid && o.blockOwnerDeletion),
+    );
+    if (blocking.length > 0) return DONE; // a dependent's removal enqueues the owner again
+    await this.removeFinalizer(owner, FOREGROUND);
+    return DONE;
+  }
+
+  private async orphanDependents(owner: GraphNode): Promise<Result> {
+    for (const d of this.graph.dependentsOf(owner.uid)) {
+      await this.setOwners(
+        d,
+        d.owners.filter((o) => o.uid !== owner.uid),
+      );
+    }
+    await this.removeFinalizer(owner, ORPHAN);
+    return DONE;
+  }
+
+  /** Rewrites ownerReferences, guarded by uid; a concurrent write makes the runtime retry. */
+  private async setOwners(node: GraphNode, owners: OwnerReference[]): Promise<void> {
+    const live = await this.client
+      .get(node.apiVersion, node.kind, node.name, node.namespace)
+      .catch(ignore404);
+    if (!live || live.metadata.uid !== node.uid) return;
+    const keep = new Set(owners.map((o) => o.uid));
+    const next = (live.metadata.ownerReferences ?? []).filter((o) => keep.has(o.uid));
+    await this.client
+      .patch(
+        node.apiVersion,
+        node.kind,
+        node.name,
+        node.namespace,
+        {
+          metadata: {
+            ownerReferences: next.length ? next : null,
+            resourceVersion: live.metadata.resourceVersion,
+          },
+        },
+        "merge",
+        { fieldManager: FIELD_MANAGER },
+      )
+      .catch(ignore404);
+  }
+
+  private async removeFinalizer(node: GraphNode, finalizer: string): Promise<void> {
+    const live = await this.client
+      .get(node.apiVersion, node.kind, node.name, node.namespace)
+      .catch(ignore404);
+    if (!live || live.metadata.uid !== node.uid) return;
+    const finalizers = (live.metadata.finalizers ?? []).filter((f) => f !== finalizer);
+    await this.client
+      .patch(
+        node.apiVersion,
+        node.kind,
+        node.name,
+        node.namespace,
+        {
+          metadata: {
+            finalizers: finalizers.length ? finalizers : null,
+            resourceVersion: live.metadata.resourceVersion,
+          },
+        },
+        "merge",
+        { fieldManager: FIELD_MANAGER },
+      )
+      .catch(ignore404);
+  }
+}
+
+function ignore404(e: unknown): undefined {
+  if (hasCode(e, 404)) return undefined;
+  throw e;
+}

@@ -1,0 +1,2 @@
+/** The garbage collector: owner references, foreground and orphan deletion. */
+export { GarbageCollector } from "./garbage-collector.js";

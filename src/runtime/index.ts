@@ -1,0 +1,18 @@
+/** The controller runtime: informers, the work queue and the reconcile loop. */
+export {
+  Controller,
+  type ControllerOptions,
+  DONE,
+  type Reconciler,
+  type Result,
+  TerminalError,
+} from "./controller.js";
+export { type DiscoveredResource, discoverResources } from "./discovery.js";
+export {
+  delay,
+  Informer,
+  type InformerHandlers,
+  type InformerOptions,
+  objectKey,
+} from "./informer.js";
+export { type BackoffOptions, DEFAULT_BACKOFF, WorkQueue } from "./workqueue.js";
