@@ -48,9 +48,11 @@ export class WorkQueue {
   /** Adds `key` after `ms`; an earlier pending delay for the key wins. */
   addAfter(key: string, ms: number): void {
     if (this.shuttingDown) return;
-    if (ms <= 0) return this.add(key);
-    const existing = this.timers.get(key);
-    if (existing) return;
+    if (ms <= 0) {
+      this.add(key);
+      return;
+    }
+    if (this.timers.has(key)) return;
     const timer = setTimeout(() => {
       this.timers.delete(key);
       this.add(key);

@@ -14,7 +14,7 @@ import { negotiate } from "../http/respond.js";
 import { apiVersionOf } from "../resources/resource-type.js";
 import { toTable } from "../resources/table.js";
 import { listPrefix } from "../store/keys.js";
-import { decodeObject, tooOldMessage } from "../store/object-store.js";
+import { decodeAs, decodeObject, storedResource, tooOldMessage } from "../store/object-store.js";
 import type { RequestContext } from "./context.js";
 import { selectorFilter } from "./filter.js";
 
@@ -78,12 +78,12 @@ export async function handleWatch(ctx: RequestContext): Promise<void> {
     }
     lastRevision = after;
     const onEvent = (ev: StorageEvent) => {
-      const out = toWatchEvent(ev, filter);
+      const out = toWatchEvent(ev, filter, (kv) => decodeAs(t, kv));
       lastRevision = ev.kv.modRevision;
       if (out) send(out.type, out.object);
     };
     await ctx.server.backend.watch(
-      listPrefix(t, ctx.info.namespace),
+      listPrefix(storedResource(t), ctx.info.namespace),
       { after, onEvent, onError: stop },
       abort.signal,
     );
@@ -120,15 +120,16 @@ export async function handleWatch(ctx: RequestContext): Promise<void> {
   }
 }
 
-/** Maps a storage event to a watch event for this selector, or none. */
+/** Maps a storage event to a watch event for this selector, or none; `decode` reads a stored object. */
 export function toWatchEvent(
   ev: StorageEvent,
   filter: (o: KubeObject) => boolean,
+  decode: (kv: StorageEvent["kv"]) => KubeObject = decodeObject,
 ): { type: WatchEventType; object: KubeObject } | undefined {
-  const obj = decodeObject(ev.kv);
+  const obj = decode(ev.kv);
   if (ev.type === "delete") return filter(obj) ? { type: "DELETED", object: obj } : undefined;
   const matches = filter(obj);
-  const prev = ev.prev ? decodeObject(ev.prev) : undefined;
+  const prev = ev.prev ? decode(ev.prev) : undefined;
   const matched = prev ? filter(prev) : false;
   if (matches && prev && matched) return { type: "MODIFIED", object: obj };
   if (matches) return { type: "ADDED", object: obj };

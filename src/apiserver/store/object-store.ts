@@ -1,7 +1,9 @@
 /**
  * The generic store of API objects on a storage Backend: key mapping, decoding
  * (resourceVersion is the storage revision), storage errors turned into API errors,
- * paged and filtered lists. It knows nothing of HTTP; handlers call it.
+ * paged and filtered lists. It knows nothing of HTTP; handlers call it. A type with
+ * a `storage` mapping is read and written under the mapped resource's keys and
+ * converted on the way (`storedResource`, `decodeAs`, `encodeAs`).
  */
 import {
   AlreadyExistsError,
@@ -53,6 +55,24 @@ export function encodeObject(obj: KubeObject): string {
   return JSON.stringify({ ...obj, metadata });
 }
 
+/** The type whose keys hold `t`'s objects: `t` itself unless it maps its storage elsewhere. */
+export function storedResource<T extends Pick<ResourceType, "group" | "plural" | "storage">>(
+  t: T,
+): T {
+  return t.storage ? { ...t, ...t.storage.resource } : t;
+}
+
+/** A stored object in `t`'s form. */
+export function decodeAs(t: Pick<ResourceType, "storage">, kv: KeyValue): KubeObject {
+  const obj = decodeObject(kv);
+  return t.storage ? t.storage.fromStorage(obj) : obj;
+}
+
+/** `t`'s object in the stored form. */
+export function encodeAs(t: Pick<ResourceType, "storage">, obj: KubeObject): string {
+  return encodeObject(t.storage ? t.storage.toStorage(obj) : obj);
+}
+
 export function tooOldMessage(requested: number, compacted: number): string {
   return `too old resource version: ${requested} (${compacted})`;
 }
@@ -61,9 +81,9 @@ export class ObjectStore {
   constructor(readonly backend: Backend) {}
 
   async get(t: ResourceType, namespace: string | undefined, name: string): Promise<KubeObject> {
-    const kv = await this.backend.get(objectKey(t, namespace, name));
+    const kv = await this.backend.get(objectKey(storedResource(t), namespace, name));
     if (!kv) throw new NotFoundError({ group: t.group, resource: t.plural, name });
-    return decodeObject(kv);
+    return decodeAs(t, kv);
   }
 
   async tryGet(
@@ -71,18 +91,18 @@ export class ObjectStore {
     namespace: string | undefined,
     name: string,
   ): Promise<KubeObject | undefined> {
-    const kv = await this.backend.get(objectKey(t, namespace, name));
-    return kv ? decodeObject(kv) : undefined;
+    const kv = await this.backend.get(objectKey(storedResource(t), namespace, name));
+    return kv ? decodeAs(t, kv) : undefined;
   }
 
   async create(t: ResourceType, obj: KubeObject): Promise<KubeObject> {
     const name = obj.metadata.name ?? "";
     try {
       const kv = await this.backend.create(
-        objectKey(t, obj.metadata.namespace, name),
-        encodeObject(obj),
+        objectKey(storedResource(t), obj.metadata.namespace, name),
+        encodeAs(t, obj),
       );
-      return decodeObject(kv);
+      return decodeAs(t, kv);
     } catch (e) {
       if (e instanceof KeyExistsError)
         throw new AlreadyExistsError({ group: t.group, resource: t.plural, name }, { cause: e });
@@ -95,11 +115,11 @@ export class ObjectStore {
     const name = obj.metadata.name ?? "";
     try {
       const kv = await this.backend.update(
-        objectKey(t, obj.metadata.namespace, name),
-        encodeObject(obj),
+        objectKey(storedResource(t), obj.metadata.namespace, name),
+        encodeAs(t, obj),
         expectedRevision,
       );
-      return decodeObject(kv);
+      return decodeAs(t, kv);
     } catch (e) {
       throw translateWriteError(t, name, e);
     }
@@ -110,10 +130,10 @@ export class ObjectStore {
     const name = obj.metadata.name ?? "";
     try {
       const kv = await this.backend.delete(
-        objectKey(t, obj.metadata.namespace, name),
+        objectKey(storedResource(t), obj.metadata.namespace, name),
         expectedRevision,
       );
-      return decodeObject(kv);
+      return decodeAs(t, kv);
     } catch (e) {
       throw translateWriteError(t, name, e);
     }
@@ -124,7 +144,7 @@ export class ObjectStore {
    * matching items are found, as kube-apiserver does over etcd.
    */
   async list(t: ResourceType, q: ListQuery): Promise<ListPage> {
-    const prefix = listPrefix(t, q.namespace);
+    const prefix = listPrefix(storedResource(t), q.namespace);
     let after: string | undefined;
     let revision = 0;
     if (q.continue) {
@@ -143,7 +163,7 @@ export class ObjectStore {
         revision = page.revision;
         for (const kv of page.items) {
           after = kv.key;
-          const obj = decodeObject(kv);
+          const obj = decodeAs(t, kv);
           if (q.filter && !q.filter(obj)) continue;
           items.push(obj);
           if (limit && items.length === limit) {
@@ -177,7 +197,7 @@ export class ObjectStore {
   }
 
   async count(t: ResourceType, namespace?: string): Promise<number> {
-    return this.backend.count(listPrefix(t, namespace));
+    return this.backend.count(listPrefix(storedResource(t), namespace));
   }
 }
 

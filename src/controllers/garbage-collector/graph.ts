@@ -46,9 +46,9 @@ export class Graph {
     if (old) for (const o of old.owners) this.dependents.get(o.uid)?.delete(node.uid);
     this.nodes.set(node.uid, node);
     for (const o of node.owners) {
-      let set = this.dependents.get(o.uid);
-      if (!set) this.dependents.set(o.uid, (set = new Set()));
+      const set = this.dependents.get(o.uid) ?? new Set<string>();
       set.add(node.uid);
+      this.dependents.set(o.uid, set);
     }
     return old;
   }
