@@ -11,8 +11,7 @@ import type { AddressInfo } from "node:net";
 import type { Backend } from "../storage/backend.js";
 import { ValidatingAdmissionPolicyPlugin } from "./admission/policy/index.js";
 import { AdmissionChain, type AdmissionPlugin } from "./admission/types.js";
-import { ANONYMOUS_ADMIN, StaticTokenAuthenticator } from "./auth/static-tokens.js";
-import { ALLOW_ALL, type Authenticator, type Authorizer, MASTERS_GROUP } from "./auth/types.js";
+import { type AccessOptions, setUpAccess } from "./auth/setup.js";
 import { ensureSystemNamespaces } from "./bootstrap.js";
 import { CrdRegistrar } from "./crd/crd-registrar.js";
 import type { ServerContext } from "./handlers/context.js";
@@ -22,16 +21,17 @@ import { ResourceRegistry } from "./resources/registry.js";
 import { route } from "./router.js";
 import { ObjectStore } from "./store/object-store.js";
 
-export interface ApiServerOptions {
+/**
+ * Authentication and authorization (see AccessOptions): `tokens` maps bearer
+ * tokens to system:masters users; `tokenUsers`, `clientCAs` and
+ * `serviceAccountSigning` add other users; `rbac` turns on the RBAC authorizer.
+ * With no credentials configured everyone is an administrator (tests and
+ * benchmarks only); without `rbac` (or an `authorizer`) everything is allowed.
+ */
+export interface ApiServerOptions extends AccessOptions {
   backend: Backend;
   /** Omit for plain HTTP. */
   tls?: { certPem: string; keyPem: string };
-  /** Shorthand for a StaticTokenAuthenticator: bearer token → user name, in system:masters. */
-  tokens?: Map<string, string>;
-  /** Who a request is; absent (and no tokens): everyone is an administrator (tests and benchmarks only). */
-  authenticator?: Authenticator;
-  /** What they may do; absent: everything. */
-  authorizer?: Authorizer;
   /** Admission plugins, in order. */
   admission?: AdmissionPlugin[];
   host?: string;
@@ -57,6 +57,7 @@ export class ApiServer {
     const opts = this.opts;
     const registrar = new CrdRegistrar(opts.backend, this.registry, opts.log);
     await registrar.start(signal);
+    const access = setUpAccess(opts, opts.backend, opts.log);
     const policies = new ValidatingAdmissionPolicyPlugin(opts.backend, this.registry);
     await policies.start(signal);
     const context: ServerContext = {
@@ -66,13 +67,15 @@ export class ApiServer {
       bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
       signal,
       admission: new AdmissionChain([policies, ...(opts.admission ?? [])]),
-      authorizer: opts.authorizer ?? ALLOW_ALL,
+      authorizer: access.authorizer,
+      ...(access.serviceAccountTokens ? { serviceAccountTokens: access.serviceAccountTokens } : {}),
     };
     await ensureSystemNamespaces(context.store, this.registry);
+    await access.start(signal, context.store, this.registry);
     const deps = {
       server: context,
       openapi: new OpenApiDocuments(this.registry),
-      authenticator: opts.authenticator ?? tokenAuthenticator(opts.tokens),
+      authenticator: access.authenticator,
       ready: () => this.listening,
     };
     const handler = (req: IncomingMessage, res: import("node:http").ServerResponse) => {
@@ -80,7 +83,15 @@ export class ApiServer {
     };
     const server = opts.tls
       ? createHttpsServer(
-          { cert: opts.tls.certPem, key: opts.tls.keyPem, keepAliveTimeout: 60_000 },
+          {
+            cert: opts.tls.certPem,
+            key: opts.tls.keyPem,
+            keepAliveTimeout: 60_000,
+            // Ask for a client certificate without requiring one; the authenticator verifies it.
+            ...(opts.clientCAs?.length
+              ? { requestCert: true, rejectUnauthorized: false, ca: opts.clientCAs }
+              : {}),
+          },
           handler,
         )
       : createHttpServer({ keepAliveTimeout: 60_000 }, handler);
@@ -113,11 +124,4 @@ export class ApiServer {
     if (!server?.listening) return;
     await new Promise<void>((resolve) => server.once("close", () => resolve()));
   }
-}
-
-function tokenAuthenticator(tokens: Map<string, string> | undefined): Authenticator {
-  if (!tokens || tokens.size === 0) return ANONYMOUS_ADMIN;
-  return new StaticTokenAuthenticator(
-    new Map([...tokens].map(([t, name]) => [t, { username: name, groups: [MASTERS_GROUP] }])),
-  );
 }

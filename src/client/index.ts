@@ -3,6 +3,12 @@
  * (Reader, Writer, StatusWriter, Watcher), its HTTP implementation, and kubeconfig.
  */
 export { DiscoveryMapper, kindTable } from "./discovery-mapper.js";
+export {
+  EventRecorder,
+  type EventRecorderOptions,
+  type EventType,
+  objectReference,
+} from "./event-recorder.js";
 export { clientFromKubeconfig, createHttpClient, HttpClient } from "./http-client.js";
 export type {
   ApplyOptions,

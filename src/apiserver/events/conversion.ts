@@ -28,10 +28,7 @@ const BACK: Record<string, string> = Object.fromEntries(
   Object.entries(RENAMED).map(([core, events]) => [events, core]),
 );
 
-function copyFields(
-  from: KubeObject,
-  names: Record<string, string>,
-): Record<string, unknown> {
+function copyFields(from: KubeObject, names: Record<string, string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [src, dst] of Object.entries(names)) if (from[src] !== undefined) out[dst] = from[src];
   for (const key of SHARED) if (from[key] !== undefined) out[key] = from[key];

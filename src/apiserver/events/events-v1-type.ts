@@ -68,7 +68,15 @@ export const eventsV1Type: ResourceType = {
       type: str(o.type),
       reportingController: str(o.reportingController),
     };
-    for (const k of ["kind", "namespace", "name", "uid", "apiVersion", "resourceVersion", "fieldPath"])
+    for (const k of [
+      "kind",
+      "namespace",
+      "name",
+      "uid",
+      "apiVersion",
+      "resourceVersion",
+      "fieldPath",
+    ])
       out[`regarding.${k}`] = str(ref[k]);
     return out;
   },

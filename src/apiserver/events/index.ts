@@ -4,4 +4,8 @@
  */
 export { coreToEventsV1, EVENTS_API_VERSION, eventsV1ToCore } from "./conversion.js";
 export { eventsV1Type } from "./events-v1-type.js";
-export { legacyEventErrors, strictEventCreateErrors, strictEventUpdateErrors } from "./validation.js";
+export {
+  legacyEventErrors,
+  strictEventCreateErrors,
+  strictEventUpdateErrors,
+} from "./validation.js";

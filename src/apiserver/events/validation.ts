@@ -53,7 +53,8 @@ function seriesErrors(event: KubeObject): FieldError[] {
   const series = event.series as { count?: number; lastObservedTime?: string } | undefined;
   if (!series) return [];
   const errors: FieldError[] = [];
-  if ((series.count ?? 0) < 2) errors.push(invalidValue("series.count", "", "should be at least 2"));
+  if ((series.count ?? 0) < 2)
+    errors.push(invalidValue("series.count", "", "should be at least 2"));
   if (!series.lastObservedTime) errors.push(requiredValue("series.lastObservedTime"));
   return errors;
 }

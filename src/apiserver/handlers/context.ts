@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { KubeObject } from "../../api/types.js";
 import type { Backend } from "../../storage/backend.js";
 import type { AdmissionChain, AdmissionOperation } from "../admission/types.js";
+import type { ServiceAccountTokens } from "../auth/service-account-tokens.js";
 import type { Authorizer, UserInfo } from "../auth/types.js";
 import type { RequestInfo } from "../http/request-info.js";
 import type { ResourceRegistry } from "../resources/registry.js";
@@ -22,6 +23,8 @@ export interface ServerContext {
   signal: AbortSignal;
   admission: AdmissionChain;
   authorizer: Authorizer;
+  /** Issues ServiceAccount tokens (the `token` subresource); absent when no signing key is set. */
+  serviceAccountTokens?: ServiceAccountTokens;
 }
 
 export interface RequestContext {

@@ -1,11 +1,14 @@
 /**
  * The built-in kinds the apiserver serves, registered in this one list:
  * v1 Namespace, ConfigMap, Secret, ServiceAccount, Event; coordination.k8s.io/v1
- * Lease; apiextensions.k8s.io/v1 CustomResourceDefinition.
+ * Lease; apiextensions.k8s.io/v1 CustomResourceDefinition; events.k8s.io/v1
+ * Event (over v1 Events' storage).
  */
 import type { KubeObject } from "../../api/types.js";
 import { bindingResourceType, policyResourceType } from "../admission/policy/index.js";
+import { AUTH_REVIEW_TYPES, handleTokenRequest } from "../auth/index.js";
 import { crdResourceType } from "../crd/crd-kind.js";
+import { eventsV1Type, legacyEventErrors } from "../events/index.js";
 import {
   configMapSchema,
   eventSchema,
@@ -16,6 +19,7 @@ import {
 import { podSchema } from "../schemas/pod.js";
 import { namespaceType } from "./namespace-type.js";
 import { type ResourceType, STANDARD_VERBS } from "./resource-type.js";
+import { RBAC_TYPES } from "../rbac/index.js";
 import { age } from "./table.js";
 
 type Base = Pick<ResourceType, "group" | "version" | "kind" | "plural" | "singular"> &
@@ -97,6 +101,7 @@ const serviceAccounts = builtinType({
   singular: "serviceaccount",
   shortNames: ["sa"],
   schema: serviceAccountSchema,
+  subresourceHandlers: { token: handleTokenRequest },
   columns: [
     {
       name: "Secrets",
@@ -159,6 +164,7 @@ const events = builtinType({
       out[`involvedObject.${k}`] = str(ref[k]);
     return out;
   },
+  validate: (obj) => legacyEventErrors(obj),
 });
 
 const pods = builtinType({
@@ -215,5 +221,8 @@ export function builtinTypes(): ResourceType[] {
     crdResourceType,
     policyResourceType,
     bindingResourceType,
+    eventsV1Type,
+    ...RBAC_TYPES,
+    ...AUTH_REVIEW_TYPES,
   ];
 }

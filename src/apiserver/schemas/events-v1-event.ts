@@ -56,7 +56,9 @@ export const eventsV1EventSchema: Schema = kindSchema(
     series: object(
       "series is data about the Event series this event represents or nil if it's a singleton Event.",
       {
-        count: int32("count is the number of occurrences in this series up to the last heartbeat time."),
+        count: int32(
+          "count is the number of occurrences in this series up to the last heartbeat time.",
+        ),
         lastObservedTime: microTime(
           "lastObservedTime is the time when last Event from the series was seen before last heartbeat.",
         ),
