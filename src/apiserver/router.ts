@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError, MethodNotAllowedError, NotFoundError } from "../api/errors.js";
 import { forbiddenMessage } from "./auth/forbidden.js";
+import { impersonate } from "./auth/impersonation.js";
 import type { Authenticator, UserInfo } from "./auth/types.js";
 import {
   AGGREGATED_V2_CONTENT_TYPE,
@@ -44,8 +45,9 @@ export async function route(
     const url = new URL(req.url ?? "/", "https://hearth");
     const path = url.pathname.replace(/\/+$/, "") || "/";
     if (PUBLIC_PATHS.has(path)) return publicEndpoint(deps, path, res);
-    const user = await deps.authenticator.authenticate(req);
-    if (user === undefined) throw new ApiError(401, "Unauthorized", "Unauthorized");
+    const authenticated = await deps.authenticator.authenticate(req);
+    if (authenticated === undefined) throw new ApiError(401, "Unauthorized", "Unauthorized");
+    const user = await impersonate(deps.server.authorizer, authenticated, req.headersDistinct);
     const info = parseRequestInfo(req.method ?? "GET", path, url.searchParams);
     await authorize(deps, user, req.method ?? "GET", path, info);
     if (await nonResource(deps, req, res, path)) return;

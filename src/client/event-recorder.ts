@@ -75,7 +75,16 @@ export class EventRecorder {
     try {
       this.record(regarding, type, reason, message);
     } catch (e) {
-      this.opts.onError?.(e, regarding);
+      this.report(e, regarding);
+    }
+  }
+
+  /** Hands an error to `onError`; an error thrown there is dropped too. */
+  private report(error: unknown, event: KubeObject): void {
+    try {
+      this.opts.onError?.(error, event);
+    } catch {
+      // onError is the last stop: nothing may reach the caller
     }
   }
 
@@ -147,7 +156,7 @@ export class EventRecorder {
   /** Runs `write` after the entry's previous write; a patch of a vanished Event creates it anew. */
   private enqueue(entry: Seen, event: KubeObject, write: () => Promise<void>): void {
     if (this.inFlight.size >= (this.opts.maxPending ?? 1000)) {
-      this.opts.onError?.(new Error("too many events waiting to be written; dropped"), event);
+      this.report(new Error("too many events waiting to be written; dropped"), event);
       return;
     }
     const recreate = async (e: unknown) => {
@@ -159,7 +168,7 @@ export class EventRecorder {
     const run = entry.write
       .then(write)
       .catch(recreate)
-      .catch((e: unknown) => this.opts.onError?.(e, event));
+      .catch((e: unknown) => this.report(e, event));
     entry.write = run;
     this.inFlight.add(run);
     void run.finally(() => this.inFlight.delete(run));

@@ -8,12 +8,25 @@
  */
 import type { Schema } from "../../api/schema.js";
 import type { GroupVersionKind } from "../../api/types.js";
+import { selfSubjectReviewSchema, tokenRequestSchema } from "./authentication.js";
+import {
+  localSubjectAccessReviewSchema,
+  selfSubjectAccessReviewSchema,
+  selfSubjectRulesReviewSchema,
+  subjectAccessReviewSchema,
+} from "./authorization.js";
 import { configMapSchema } from "./config-map.js";
 import { customResourceDefinitionSchema } from "./custom-resource-definition.js";
 import { eventSchema } from "./event.js";
 import { eventsV1EventSchema } from "./events-v1-event.js";
 import { leaseSchema } from "./lease.js";
 import { namespaceSchema } from "./namespace.js";
+import {
+  clusterRoleBindingSchema,
+  clusterRoleSchema,
+  roleBindingSchema,
+  roleSchema,
+} from "./rbac.js";
 import { secretSchema } from "./secret.js";
 import { serviceAccountSchema } from "./service-account.js";
 
@@ -23,14 +36,24 @@ export { OBJECT_META_DESCRIPTION, objectMeta } from "./object-meta.js";
 export { validatingAdmissionPolicyBindingSchema } from "./validating-admission-policy-binding.js";
 export { validatingAdmissionPolicySchema } from "./validating-admission-policy.js";
 export {
+  clusterRoleBindingSchema,
+  clusterRoleSchema,
   configMapSchema,
   customResourceDefinitionSchema,
   eventSchema,
   eventsV1EventSchema,
   leaseSchema,
+  localSubjectAccessReviewSchema,
   namespaceSchema,
+  roleBindingSchema,
+  roleSchema,
   secretSchema,
+  selfSubjectAccessReviewSchema,
+  selfSubjectReviewSchema,
+  selfSubjectRulesReviewSchema,
   serviceAccountSchema,
+  subjectAccessReviewSchema,
+  tokenRequestSchema,
 };
 
 export function schemaKey(gvk: GroupVersionKind): string {
@@ -46,6 +69,16 @@ const all: Schema[] = [
   leaseSchema,
   customResourceDefinitionSchema,
   eventsV1EventSchema,
+  roleSchema,
+  clusterRoleSchema,
+  roleBindingSchema,
+  clusterRoleBindingSchema,
+  selfSubjectAccessReviewSchema,
+  subjectAccessReviewSchema,
+  localSubjectAccessReviewSchema,
+  selfSubjectRulesReviewSchema,
+  selfSubjectReviewSchema,
+  tokenRequestSchema,
 ];
 
 /** Every built-in kind's schema, keyed by `schemaKey`. */

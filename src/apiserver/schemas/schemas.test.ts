@@ -28,8 +28,18 @@ describe("builtinSchemas", () => {
       "/v1/Secret",
       "/v1/ServiceAccount",
       "apiextensions.k8s.io/v1/CustomResourceDefinition",
+      "authentication.k8s.io/v1/SelfSubjectReview",
+      "authentication.k8s.io/v1/TokenRequest",
+      "authorization.k8s.io/v1/LocalSubjectAccessReview",
+      "authorization.k8s.io/v1/SelfSubjectAccessReview",
+      "authorization.k8s.io/v1/SelfSubjectRulesReview",
+      "authorization.k8s.io/v1/SubjectAccessReview",
       "coordination.k8s.io/v1/Lease",
       "events.k8s.io/v1/Event",
+      "rbac.authorization.k8s.io/v1/ClusterRole",
+      "rbac.authorization.k8s.io/v1/ClusterRoleBinding",
+      "rbac.authorization.k8s.io/v1/Role",
+      "rbac.authorization.k8s.io/v1/RoleBinding",
     ]);
     assert.equal(schemaKey({ group: "", version: "v1", kind: "ConfigMap" }), "/v1/ConfigMap");
     assert.equal(
