@@ -1,8 +1,9 @@
 /**
  * The data directory of `hearth up`: the PKI (CA, serving certificate, admin
- * token) created on first start and reused after, and the admin kubeconfig.
+ * token, ServiceAccount token signing key) created on first start and reused
+ * after, and the admin kubeconfig.
  */
-import { randomBytes } from "node:crypto";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createCA, issueLeaf, type KeyPair } from "../pki/index.js";
@@ -11,6 +12,8 @@ export interface ServerPki {
   ca: KeyPair;
   serving: KeyPair;
   adminToken: string;
+  /** PKCS#8 PEM of the ECDSA P-256 key that signs ServiceAccount tokens (`sa.key`; `sa.pub` beside it). */
+  serviceAccountKeyPem: string;
 }
 
 function readPair(dir: string, name: string): KeyPair | undefined {
@@ -51,5 +54,18 @@ export async function ensurePki(
   if (!existsSync(tokenFile))
     writeFileSync(tokenFile, `${randomBytes(32).toString("hex")}\n`, { mode: 0o600 });
   const adminToken = readFileSync(tokenFile, "utf8").trim();
-  return { ca, serving, adminToken };
+  return { ca, serving, adminToken, serviceAccountKeyPem: ensureServiceAccountKey(dir) };
+}
+
+/** `sa.key` / `sa.pub`: created once; tokens signed with it stay valid across restarts. */
+function ensureServiceAccountKey(dir: string): string {
+  const keyFile = join(dir, "sa.key");
+  if (!existsSync(keyFile)) {
+    const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
+    writeFileSync(join(dir, "sa.pub"), publicKey.export({ type: "spki", format: "pem" }), {
+      mode: 0o644,
+    });
+    writeFileSync(keyFile, privateKey.export({ type: "pkcs8", format: "pem" }), { mode: 0o600 });
+  }
+  return readFileSync(keyFile, "utf8");
 }

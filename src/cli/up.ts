@@ -1,14 +1,17 @@
 /**
- * `hearth up [--data-dir DIR] [--port N]`: runs the platform on this machine. For
- * now that is the apiserver on SQLite at DIR/state.db, over HTTPS with the PKI in
- * DIR/pki, and DIR/admin.kubeconfig for kubectl. Prints one line when ready;
+ * `hearth up [--data-dir DIR] [--port N] [--token-auth-file FILE]`: runs the
+ * platform on this machine. For now that is the apiserver on SQLite at
+ * DIR/state.db, over HTTPS with the PKI in DIR/pki, and DIR/admin.kubeconfig for
+ * kubectl. Users: the admin token (system:masters), kube's token file, client
+ * certificates signed by DIR/pki/ca.crt, ServiceAccount tokens signed with
+ * DIR/pki/sa.key; RBAC decides what they may do. Prints one line when ready;
  * SIGTERM or SIGINT stop it cleanly.
  */
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pino } from "pino";
 import { startCompactor } from "../apiserver/compactor.js";
-import { ApiServer } from "../apiserver/index.js";
+import { ApiServer, loadTokenFile } from "../apiserver/index.js";
 import { createHttpClient, writeKubeconfig } from "../client/index.js";
 import { runCoreControllers } from "../controllers/index.js";
 import { openSqliteBackend } from "../storage/index.js";
@@ -30,10 +33,15 @@ export async function up(argv: string[]): Promise<void> {
   const backend = await openSqliteBackend(join(dataDir, "state.db"));
   const controller = new AbortController();
   const logError = (msg: string, err?: unknown) => log.error({ err }, msg);
+  const tokenFile = args.flags.get("token-auth-file");
   const server = new ApiServer({
     backend,
     tls: pki.serving,
     tokens: new Map([[pki.adminToken, "admin"]]),
+    ...(tokenFile ? { tokenUsers: loadTokenFile(resolve(tokenFile)) } : {}),
+    clientCAs: [pki.ca.certPem],
+    serviceAccountSigning: { keyPem: pki.serviceAccountKeyPem },
+    rbac: true,
     host,
     port,
     log: logError,

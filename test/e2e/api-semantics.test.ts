@@ -292,31 +292,36 @@ describe("API semantics", () => {
     }
   });
 
-  it("stops serving a CRD's kind and removes its objects when the CRD is deleted", async () => {
-    await ok(
-      "POST",
-      CT,
+  it("removes a CRD's objects, waiting for their finalizers, before the CRD goes", async () => {
+    const crd =
+      "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.stable.example.com";
+    const ct = (name: string, finalizers: string[] = []) =>
       json({
         apiVersion: "stable.example.com/v1",
         kind: "CronTab",
-        metadata: { name: "doomed" },
+        metadata: { name, finalizers },
         spec: {},
-      }),
-    );
-    await ok(
-      "DELETE",
-      "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.stable.example.com",
-    );
+      });
+    await ok("POST", CT, ct("plain"));
+    await ok("POST", CT, ct("held", ["example.com/hold"]));
+    await ok("DELETE", crd);
     await waitFor(
-      "CRD gone",
+      "held marked",
       async () =>
-        (
-          await s.request(
-            "GET",
-            "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.stable.example.com",
-          )
-        ).status === 404,
+        ((await s.request("GET", `${CT}/held`)).body as KubeObject).metadata?.deletionTimestamp,
     );
+    assert.equal((await s.request("GET", `${CT}/plain`)).status, 404);
+    const refused = await s.request("POST", CT, ct("new"));
+    assert.equal(refused.status, 405);
+    assert.match(
+      refused.text,
+      /create not allowed while custom resource definition is terminating/,
+    );
+    assert.equal((await s.request("GET", crd)).status, 200, "the CRD waits for its objects");
+    await ok("PATCH", `${CT}/held`, json({ metadata: { finalizers: null } }), {
+      "Content-Type": "application/merge-patch+json",
+    });
+    await waitFor("CRD gone", async () => (await s.request("GET", crd)).status === 404);
     assert.equal((await s.request("GET", CT)).status, 404);
     assert.equal(await s.backend.count("/registry/stable.example.com/crontabs/"), 0);
   });

@@ -78,12 +78,12 @@ export function setUpAccess(
 
   const authenticators: Authenticator[] = [];
   if (opts.clientCAs?.length)
-    authenticators.push(new ClientCertificateAuthenticator(opts.clientCAs, (m) => log(m)));
+    authenticators.push(new ClientCertificateAuthenticator(opts.clientCAs));
   const tokenUsers = new Map(opts.tokenUsers ?? []);
   for (const [token, username] of opts.tokens ?? [])
     tokenUsers.set(token, { username, groups: [MASTERS_GROUP] });
   if (tokenUsers.size > 0) authenticators.push(new StaticTokenAuthenticator(tokenUsers));
-  if (saTokens) authenticators.push(new ServiceAccountTokenAuthenticator(saTokens, getCore, (m) => log(m)));
+  if (saTokens) authenticators.push(new ServiceAccountTokenAuthenticator(saTokens, getCore));
 
   const authorizer =
     opts.authorizer ??

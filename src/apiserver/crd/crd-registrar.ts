@@ -5,7 +5,7 @@
  * removed, then loses its cleanup finalizer — after a crash, on the next start.
  */
 import type { KubeObject } from "../../api/types.js";
-import type { Backend, StorageEvent } from "../../storage/backend.js";
+import type { Backend, KeyValue, StorageEvent } from "../../storage/backend.js";
 import type { ResourceRegistry } from "../resources/registry.js";
 import { collectionPrefix } from "../store/keys.js";
 import { decodeObject, encodeObject } from "../store/object-store.js";
@@ -13,7 +13,24 @@ import { CRD_CLEANUP_FINALIZER, crdResourceType } from "./crd-kind.js";
 import type { CrdSpec } from "./custom-types.js";
 import { customResourceTypes } from "./custom-types.js";
 
+const CLEANUP_POLL_MS = 200;
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
+
 export class CrdRegistrar {
+  private signal?: AbortSignal;
   private readonly cleaning = new Set<string>();
   private readonly pending = new Set<Promise<void>>();
 
@@ -25,6 +42,7 @@ export class CrdRegistrar {
 
   /** Serves every stored CRD, then follows changes until `signal` aborts. */
   async start(signal: AbortSignal): Promise<void> {
+    this.signal = signal;
     const prefix = collectionPrefix(crdResourceType);
     const page = await this.backend.list(prefix);
     for (const kv of page.items) this.observe(decodeObject(kv));
@@ -52,13 +70,18 @@ export class CrdRegistrar {
       this.registry.setCustom(name, customResourceTypes(crd));
       return;
     }
-    this.registry.removeCustom(name);
+    // While its objects are removed the kind stays served (so their finalizers can be
+    // removed), but takes no new objects; it goes once the CRD object is gone.
+    this.registry.setCustom(
+      name,
+      customResourceTypes(crd).map((t) => ({ ...t, terminating: true })),
+    );
     if (
       (crd.metadata.finalizers ?? []).includes(CRD_CLEANUP_FINALIZER) &&
       !this.cleaning.has(name)
     ) {
       this.cleaning.add(name);
-      const p = this.cleanup(crd)
+      const p = this.cleanup(crd, this.signal!)
         .catch((e) => this.log(`cleanup of CRD ${name} failed`, e))
         .finally(() => {
           this.cleaning.delete(name);
@@ -68,14 +91,19 @@ export class CrdRegistrar {
     }
   }
 
-  /** Removes every object of the CRD's kind, then the cleanup finalizer. */
-  private async cleanup(crd: KubeObject): Promise<void> {
+  /**
+   * Deletes every object of the CRD's kind as a DELETE would (objects with
+   * finalizers are marked and waited for), then removes the cleanup finalizer.
+   */
+  private async cleanup(crd: KubeObject, signal: AbortSignal): Promise<void> {
     const spec = crd.spec as CrdSpec;
     const prefix = collectionPrefix({ group: spec.group, plural: spec.names.plural });
     for (;;) {
-      const page = await this.backend.list(prefix, { limit: 500 });
-      for (const kv of page.items) await this.backend.delete(kv.key).catch(() => undefined);
-      if (!page.more) break;
+      const page = await this.backend.list(prefix);
+      if (page.items.length === 0) break;
+      for (const kv of page.items) await this.deleteOne(kv).catch(() => undefined);
+      await delay(CLEANUP_POLL_MS, signal);
+      if (signal.aborted) return;
     }
     const key = `${collectionPrefix(crdResourceType)}${crd.metadata.name}`;
     for (let attempt = 0; attempt < 10; attempt++) {
@@ -98,6 +126,21 @@ export class CrdRegistrar {
       } catch {
         // raced with another writer: read again
       }
+    }
+  }
+
+  /** One object: removed if nothing holds it, else marked with a deletionTimestamp. */
+  private async deleteOne(kv: KeyValue): Promise<void> {
+    const obj = decodeObject(kv);
+    if ((obj.metadata.finalizers ?? []).length === 0) {
+      await this.backend.delete(kv.key, kv.modRevision);
+    } else if (!obj.metadata.deletionTimestamp) {
+      const now = `${new Date().toISOString().slice(0, 19)}Z`;
+      const marked = {
+        ...obj,
+        metadata: { ...obj.metadata, deletionTimestamp: now, deletionGracePeriodSeconds: 0 },
+      };
+      await this.backend.update(kv.key, encodeObject(marked), kv.modRevision);
     }
   }
 }

@@ -7,6 +7,7 @@ import {
   ConflictError,
   ForbiddenError,
   InvalidError,
+  MethodNotAllowedError,
   NotFoundError,
   STALE_OBJECT_MESSAGE,
 } from "../../api/errors.js";
@@ -16,10 +17,19 @@ import { sendJson } from "../http/respond.js";
 import { admitCreate, admitUpdate, checkEnvelope } from "./admit.js";
 import { admit, type RequestContext, warningHeaders } from "./context.js";
 
+/** kube-apiserver refuses new objects of a kind whose CRD is being deleted. */
+export function checkKindAcceptsContent(ctx: RequestContext): void {
+  if (ctx.type.terminating)
+    throw new MethodNotAllowedError(
+      "create not allowed while custom resource definition is terminating",
+    );
+}
+
 export async function checkNamespaceAcceptsContent(
   ctx: RequestContext,
   namespace: string | undefined,
 ): Promise<void> {
+  checkKindAcceptsContent(ctx);
   if (!ctx.type.namespaced || namespace === undefined) return;
   const nsType = ctx.server.registry.lookup("", "v1", "namespaces")!;
   const ns = await ctx.server.store.tryGet(nsType, undefined, namespace);

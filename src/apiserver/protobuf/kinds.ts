@@ -3,10 +3,22 @@
  * is registered by kube in every group version (metav1.AddToGroupVersion), so any
  * `v1` / `<group>/v1` is accepted for it.
  */
+import {
+  SelfSubjectAccessReview,
+  SelfSubjectReview,
+  SelfSubjectRulesReview,
+  SubjectAccessReview,
+  TokenRequest,
+} from "./auth-messages.js";
 import { Lease } from "./coordination-messages.js";
 import { ConfigMap, Event, Namespace, Secret, ServiceAccount } from "./core-messages.js";
 import { DeleteOptions } from "./meta-messages.js";
+import { ClusterRole, Role, RoleBinding } from "./rbac-messages.js";
 import type { Message } from "./schema.js";
+
+const RBAC_V1 = (v: string) => v === "rbac.authorization.k8s.io/v1";
+const AUTHZ_V1 = (v: string) => v === "authorization.k8s.io/v1";
+const AUTHN_V1 = (v: string) => v === "authentication.k8s.io/v1";
 
 const BY_KIND: ReadonlyMap<string, { apiVersion: (v: string) => boolean; message: Message }> =
   new Map([
@@ -16,6 +28,16 @@ const BY_KIND: ReadonlyMap<string, { apiVersion: (v: string) => boolean; message
     ["ServiceAccount", { apiVersion: (v: string) => v === "v1", message: ServiceAccount }],
     ["Event", { apiVersion: (v: string) => v === "v1", message: Event }],
     ["Lease", { apiVersion: (v: string) => v === "coordination.k8s.io/v1", message: Lease }],
+    ["Role", { apiVersion: RBAC_V1, message: Role }],
+    ["ClusterRole", { apiVersion: RBAC_V1, message: ClusterRole }],
+    ["RoleBinding", { apiVersion: RBAC_V1, message: RoleBinding }],
+    ["ClusterRoleBinding", { apiVersion: RBAC_V1, message: RoleBinding }],
+    ["SelfSubjectAccessReview", { apiVersion: AUTHZ_V1, message: SelfSubjectAccessReview }],
+    ["SubjectAccessReview", { apiVersion: AUTHZ_V1, message: SubjectAccessReview }],
+    ["LocalSubjectAccessReview", { apiVersion: AUTHZ_V1, message: SubjectAccessReview }],
+    ["SelfSubjectRulesReview", { apiVersion: AUTHZ_V1, message: SelfSubjectRulesReview }],
+    ["SelfSubjectReview", { apiVersion: AUTHN_V1, message: SelfSubjectReview }],
+    ["TokenRequest", { apiVersion: AUTHN_V1, message: TokenRequest }],
     [
       "DeleteOptions",
       { apiVersion: (v: string) => /^([a-z0-9.-]+\/)?v1$/.test(v), message: DeleteOptions },

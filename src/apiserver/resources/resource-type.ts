@@ -75,6 +75,8 @@ export interface ResourceType {
   pendingFinalizers?(obj: KubeObject): string[];
   /** Called when a DELETE marks the object (may throw to refuse, e.g. a namespace already terminating). */
   prepareForDelete?(obj: KubeObject): void;
+  /** A custom kind whose CRD is being deleted: served, but takes no new objects. */
+  terminating?: boolean;
   /** True for kinds whose objects are served but not deletable by users. */
   undeletable?(obj: KubeObject): string | undefined;
   /**

@@ -119,13 +119,10 @@ function checkReferences(
       return checkReferences(operand, scope, locals);
     }
     case "callExpr": {
+      const inner = first([kind.value.target, ...kind.value.args], scope, locals);
+      if (inner) return inner;
       const fn = kind.value.function;
-      if (!OPERATOR.test(fn) && !env.funcs.find(fn)) return undeclared(expr.id, fn);
-      for (const e of [kind.value.target, ...kind.value.args]) {
-        const p = checkReferences(e, scope, locals);
-        if (p) return p;
-      }
-      return undefined;
+      return OPERATOR.test(fn) || env.funcs.find(fn) ? undefined : undeclared(expr.id, fn);
     }
     case "listExpr":
       return first(kind.value.elements, scope, locals);
