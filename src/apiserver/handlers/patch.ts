@@ -92,20 +92,29 @@ async function applyCreate(
       `the name of the object (${applied.metadata.name}) does not match the name on the URL (${ctx.info.name})`,
     );
   }
-  const merged = serverSideApply({
-    live: undefined,
-    applied: stripForApply(applied),
-    manager: ctx.query.get("fieldManager")!,
-    force: ctx.query.get("force") === "true",
-    schema: t.schema,
-    apiVersion: apiVersionOf(t),
-    now: nowTimestamp(),
-  });
+  const merged = applyConfiguration(ctx, undefined, applied);
   const obj = admitCreate(ctx, merged, { keepManagedFields: true });
   await checkNamespaceAcceptsContent(ctx, obj.metadata.namespace);
   await admit(ctx, "CREATE", obj, undefined);
   if (ctx.query.get("dryRun") === "All") return { object: obj, created: true };
   return { object: await ctx.server.store.create(t, obj), created: true };
+}
+
+/** Server-side apply of `applied` by this request's field manager onto `live`. */
+function applyConfiguration(
+  ctx: RequestContext,
+  live: KubeObject | undefined,
+  applied: KubeObject,
+): KubeObject {
+  return serverSideApply({
+    live,
+    applied: stripForApply(applied),
+    manager: ctx.query.get("fieldManager")!,
+    force: ctx.query.get("force") === "true",
+    schema: ctx.type.schema,
+    apiVersion: apiVersionOf(ctx.type),
+    now: nowTimestamp(),
+  });
 }
 
 function stripForApply(obj: KubeObject): KubeObject {
@@ -140,18 +149,8 @@ async function patchExisting(
         ? applyStrategicMergePatch(old, patch, t.schema)
         : applyMergePatch(old, patch);
       break;
-    default: {
-      const applied = checkEnvelope(ctx, structuredClone(patch));
-      next = serverSideApply({
-        live: old,
-        applied: stripForApply(applied),
-        manager: ctx.query.get("fieldManager")!,
-        force: ctx.query.get("force") === "true",
-        schema: t.schema,
-        apiVersion: apiVersionOf(t),
-        now: nowTimestamp(),
-      });
-    }
+    default:
+      next = applyConfiguration(ctx, old, checkEnvelope(ctx, structuredClone(patch)));
   }
   if (!isObject(next) || !isObject(next.metadata))
     throw new BadRequestError("the patch removed the object's metadata");

@@ -160,53 +160,40 @@ export class GarbageCollector implements Reconciler {
     return DONE;
   }
 
-  /** Rewrites ownerReferences, guarded by uid; a concurrent write makes the runtime retry. */
+  /** Rewrites ownerReferences, keeping only the given owners. */
   private async setOwners(node: GraphNode, owners: OwnerReference[]): Promise<void> {
-    const live = await this.client
-      .get(node.apiVersion, node.kind, node.name, node.namespace)
-      .catch(ignore404);
-    if (!live || live.metadata.uid !== node.uid) return;
     const keep = new Set(owners.map((o) => o.uid));
-    const next = (live.metadata.ownerReferences ?? []).filter((o) => keep.has(o.uid));
-    await this.client
-      .patch(
-        node.apiVersion,
-        node.kind,
-        node.name,
-        node.namespace,
-        {
-          metadata: {
-            ownerReferences: next.length ? next : null,
-            resourceVersion: live.metadata.resourceVersion,
-          },
-        },
-        "merge",
-        { fieldManager: FIELD_MANAGER },
-      )
-      .catch(ignore404);
+    await this.patchMetadata(node, (live) => {
+      const next = (live.metadata.ownerReferences ?? []).filter((o) => keep.has(o.uid));
+      return { ownerReferences: next.length ? next : null };
+    });
   }
 
   private async removeFinalizer(node: GraphNode, finalizer: string): Promise<void> {
+    await this.patchMetadata(node, (live) => {
+      const finalizers = (live.metadata.finalizers ?? []).filter((f) => f !== finalizer);
+      return { finalizers: finalizers.length ? finalizers : null };
+    });
+  }
+
+  /**
+   * A merge patch of metadata computed from the live object, pinned to its
+   * resourceVersion (a concurrent write makes the runtime retry) and to its uid
+   * (a recreated object of the same name is left alone).
+   */
+  private async patchMetadata(
+    node: GraphNode,
+    change: (live: KubeObject) => Record<string, unknown>,
+  ): Promise<void> {
     const live = await this.client
       .get(node.apiVersion, node.kind, node.name, node.namespace)
       .catch(ignore404);
     if (!live || live.metadata.uid !== node.uid) return;
-    const finalizers = (live.metadata.finalizers ?? []).filter((f) => f !== finalizer);
+    const metadata = { ...change(live), resourceVersion: live.metadata.resourceVersion };
     await this.client
-      .patch(
-        node.apiVersion,
-        node.kind,
-        node.name,
-        node.namespace,
-        {
-          metadata: {
-            finalizers: finalizers.length ? finalizers : null,
-            resourceVersion: live.metadata.resourceVersion,
-          },
-        },
-        "merge",
-        { fieldManager: FIELD_MANAGER },
-      )
+      .patch(node.apiVersion, node.kind, node.name, node.namespace, { metadata }, "merge", {
+        fieldManager: FIELD_MANAGER,
+      })
       .catch(ignore404);
   }
 }
