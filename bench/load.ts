@@ -5,6 +5,9 @@
  * replies do; latency counts from the scheduled start, so a stall shows up in the
  * percentiles instead of silently lowering the rate (no coordinated omission).
  * An operation reports failure by throwing; the first few messages are kept.
+ * `cpuMsPerOp` is the CPU time of the whole process (every thread: load generator
+ * and server) per operation; unlike the rate, it barely moves when other work
+ * competes for the cores.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { type LatencySummary, round, summarize } from "./stats.js";
@@ -18,6 +21,7 @@ export interface LoadResult {
   errorSamples: string[];
   elapsedMs: number;
   opsPerSec: number;
+  cpuMsPerOp: number;
   latencyMs: LatencySummary;
 }
 
@@ -25,6 +29,7 @@ class Tally {
   readonly latencies: Float64Array;
   errors = 0;
   readonly errorSamples: string[] = [];
+  readonly #cpu = process.cpuUsage();
 
   constructor(count: number) {
     this.latencies = new Float64Array(count);
@@ -44,12 +49,14 @@ class Tally {
 
   result(elapsedMs: number): LoadResult {
     const count = this.latencies.length;
+    const cpu = process.cpuUsage(this.#cpu);
     return {
       count,
       errors: this.errors,
       errorSamples: this.errorSamples,
       elapsedMs: round(elapsedMs, 1),
       opsPerSec: round((count / elapsedMs) * 1000, 1),
+      cpuMsPerOp: round((cpu.user + cpu.system) / 1000 / count, 4),
       latencyMs: summarize(this.latencies),
     };
   }

@@ -38,9 +38,14 @@ export function ratios(r: Results) {
     const floor = at(r.floorCreates, api.concurrency);
     if (floor) apiToFloor[`c${api.concurrency}`] = round(api.opsPerSec / floor.opsPerSec, 4);
   }
-  const api64 = at(r.apiCreates, 64)?.opsPerSec ?? 0;
-  const bare64 = at(r.bareCreates, 64)?.opsPerSec ?? 0;
-  return { apiToFloor, api64ToBare64: bare64 > 0 ? round(api64 / bare64, 3) : 0 };
+  const api64 = at(r.apiCreates, 64);
+  const bare64 = at(r.bareCreates, 64);
+  return {
+    apiToFloor,
+    api64ToBare64: api64 && bare64 ? round(api64.opsPerSec / bare64.opsPerSec, 3) : 0,
+    /** The same ratio from CPU time per create (all threads); steadier on a busy machine. */
+    api64ToBare64ByCpu: api64 && bare64 ? round(bare64.cpuMsPerOp / api64.cpuMsPerOp, 3) : 0,
+  };
 }
 
 export function targets(r: Results): Record<string, Target> {
@@ -78,7 +83,7 @@ const num = (n: number, width: number, digits = 1) => n.toFixed(digits).padStart
 
 function levelLine(label: string, l: LevelResult, extra = ""): string {
   const { p50, p99 } = l.latencyMs;
-  return `  ${label.padEnd(6)} c=${String(l.concurrency).padEnd(3)} ${num(l.opsPerSec, 10)} ${num(p50, 9, 3)} ${num(p99, 9, 3)} ${String(l.errors).padStart(7)}${extra}`;
+  return `  ${label.padEnd(6)} c=${String(l.concurrency).padEnd(3)} ${num(l.opsPerSec, 10)} ${num(p50, 9, 3)} ${num(p99, 9, 3)} ${String(l.errors).padStart(7)} ${num(l.cpuMsPerOp, 9, 3)}${extra}`;
 }
 
 export function summary(r: Results, header: string): string {
@@ -87,7 +92,7 @@ export function summary(r: Results, header: string): string {
   const lines = [
     header,
     "",
-    "(a,b) creates of ~1 KiB ConfigMaps    ops/s    p50 ms    p99 ms  errors",
+    "(a,b) creates of ~1 KiB ConfigMaps    ops/s    p50 ms    p99 ms  errors  cpu ms/op",
   ];
   for (const api of r.apiCreates) {
     const ratio = rt.apiToFloor[`c${api.concurrency}`];
@@ -96,7 +101,9 @@ export function summary(r: Results, header: string): string {
     if (floor) lines.push(levelLine("floor", floor));
   }
   for (const bare of r.bareCreates) lines.push(levelLine("bare", bare));
-  lines.push(`  api64 / bare64 = ${rt.api64ToBare64.toFixed(3)}`);
+  lines.push(
+    `  api64 / bare64 = ${rt.api64ToBare64.toFixed(3)} (by CPU time per create: ${rt.api64ToBare64ByCpu.toFixed(3)})`,
+  );
   const g = r.get;
   lines.push(
     "",

@@ -40,7 +40,10 @@ function importsOf(file: string): { path: string; typeOnly: boolean }[] {
   for (const m of text.matchAll(IMPORT)) {
     const spec = m[3]!;
     if (!spec.startsWith(".")) continue;
-    out.push({ path: resolve(dirname(file), spec.replace(/\.js$/, ".ts")), typeOnly: m[2] !== undefined });
+    out.push({
+      path: resolve(dirname(file), spec.replace(/\.js$/, ".ts")),
+      typeOnly: m[2] !== undefined,
+    });
   }
   return out;
 }

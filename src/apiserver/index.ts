@@ -1,5 +1,5 @@
 /** The Kubernetes-compatible API server: HTTP(S), resources, CRDs, watch, patch, authn/authz. */
 
+export { loadTokenFile, parseTokenFile, type UserInfo } from "./auth/index.js";
 export type { ResourceType } from "./resources/resource-type.js";
 export { ApiServer, type ApiServerOptions } from "./server.js";
-export { loadTokenFile, parseTokenFile, type UserInfo } from "./auth/index.js";

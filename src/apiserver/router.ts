@@ -25,6 +25,7 @@ import { handleWatch } from "./handlers/watch.js";
 import { handleCreate, handleUpdate } from "./handlers/write.js";
 import { parseRequestInfo, type RequestInfo } from "./http/request-info.js";
 import { sendError, sendJson } from "./http/respond.js";
+import { observeRequest, serveMetrics } from "./metrics.js";
 import type { OpenApiDocuments } from "./openapi-documents.js";
 
 export interface RouterDeps {
@@ -41,6 +42,7 @@ export async function route(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
+  const started = performance.now();
   try {
     const url = new URL(req.url ?? "/", "https://hearth");
     const path = url.pathname.replace(/\/+$/, "") || "/";
@@ -49,6 +51,7 @@ export async function route(
     if (authenticated === undefined) throw new ApiError(401, "Unauthorized", "Unauthorized");
     const user = await impersonate(deps.server.authorizer, authenticated, req.headersDistinct);
     const info = parseRequestInfo(req.method ?? "GET", path, url.searchParams);
+    observeRequest(info, res, started);
     await authorize(deps, user, req.method ?? "GET", path, info);
     if (await nonResource(deps, req, res, path)) return;
     if (!info)
@@ -192,6 +195,10 @@ async function nonResource(
   res: ServerResponse,
   path: string,
 ): Promise<boolean> {
+  if (path === "/metrics") {
+    await serveMetrics(res);
+    return true;
+  }
   const registry = deps.server.registry;
   const parts = path.split("/").filter((p) => p !== "");
   if (path === "/api" || path === "/apis") {

@@ -66,7 +66,7 @@ export class ApiServer {
       registry: this.registry,
       bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
       signal,
-      admission: new AdmissionChain([policies, ...(opts.admission ?? [])]),
+      admission: new AdmissionChain([...access.admission, policies, ...(opts.admission ?? [])]),
       authorizer: access.authorizer,
       ...(access.serviceAccountTokens ? { serviceAccountTokens: access.serviceAccountTokens } : {}),
     };

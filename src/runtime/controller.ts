@@ -5,6 +5,7 @@
  * `requeueAfter` schedules the next look. A reconciler never sleeps or retries
  * itself.
  */
+import { reconcileErrors, reconcileTime, reconcileTotal, trackQueue } from "./metrics.js";
 import { WorkQueue } from "./workqueue.js";
 
 export interface Result {
@@ -48,6 +49,7 @@ export class Controller {
   /** Runs workers until `signal` aborts; resolves once they have stopped. */
   async run(signal: AbortSignal): Promise<void> {
     const stop = () => this.queue.shutDown();
+    trackQueue(this.opts.name, this.queue, signal);
     signal.addEventListener("abort", stop, { once: true });
     const workers = Array.from({ length: this.opts.workers ?? 1 }, () => this.worker(signal));
     await Promise.all(workers);
@@ -58,16 +60,25 @@ export class Controller {
     for (;;) {
       const key = await this.queue.get();
       if (key === undefined) return;
+      const controller = this.opts.name;
+      const timer = reconcileTime.startTimer({ controller });
       try {
         const result = await this.reconciler.reconcile(signal, key);
         this.queue.forget(key);
         if (result.requeueAfter !== undefined) this.queue.addAfter(key, result.requeueAfter);
+        reconcileTotal.inc({
+          controller,
+          result: result.requeueAfter !== undefined ? "requeue_after" : "success",
+        });
       } catch (err) {
+        reconcileTotal.inc({ controller, result: "error" });
+        reconcileErrors.inc({ controller });
         const terminal = err instanceof TerminalError;
         if (!signal.aborted) this.opts.onError?.(key, err, !terminal);
         if (terminal) this.queue.forget(key);
         else if (!signal.aborted) this.queue.addRateLimited(key);
       } finally {
+        timer();
         this.queue.done(key);
       }
     }

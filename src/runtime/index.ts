@@ -15,4 +15,13 @@ export {
   type InformerOptions,
   objectKey,
 } from "./informer.js";
+export { type LeaderElectionOptions, LeaderElector } from "./leader-election.js";
+export {
+  metricsRegistry,
+  reconcileErrors,
+  reconcileTime,
+  reconcileTotal,
+  trackQueue,
+  watchRestarts,
+} from "./metrics.js";
 export { type BackoffOptions, DEFAULT_BACKOFF, WorkQueue } from "./workqueue.js";

@@ -8,6 +8,7 @@
 import { hasCode } from "../api/errors.js";
 import type { KubeObject } from "../api/types.js";
 import type { Reader, Watcher } from "../client/index.js";
+import { watchRestarts } from "./metrics.js";
 
 export interface InformerHandlers {
   onAdd?(obj: KubeObject): void;
@@ -79,12 +80,15 @@ export class Informer {
           needList = false;
         }
         await this.watch(signal);
+        if (!signal.aborted) watchRestarts.inc({ kind: this.opts.kind, reason: "ended" });
       } catch (err) {
         if (signal.aborted) return;
         if (hasCode(err, 410)) {
+          watchRestarts.inc({ kind: this.opts.kind, reason: "expired" });
           needList = true;
           continue;
         }
+        watchRestarts.inc({ kind: this.opts.kind, reason: "error" });
         if (hasCode(err, 404)) needList = true;
         this.opts.onError?.(err);
         await delay(this.opts.retryMs ?? 1000, signal);

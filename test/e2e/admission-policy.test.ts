@@ -117,7 +117,7 @@ describe("ValidatingAdmissionPolicy with kubectl", () => {
   it("blocks deleting a labelled namespace until the label is removed", async () => {
     await h.kubectlOk(["create", "ns", "keepme"]);
     await h.kubectlOk(["label", "ns", "keepme", "platform.cozystack.io/no-delete=true"]);
-    const refused = await h.kubectl(["delete", "ns", "keepme", "--wait=false"]);
+    const refused = await h.kubectl(["delete", "ns", "keepme"]);
     assert.notEqual(refused.code, 0);
     assert.ok(refused.stderr.includes(BLOCKED), refused.stderr);
     assert.match(refused.stderr, /namespaces "keepme"/);
@@ -125,8 +125,10 @@ describe("ValidatingAdmissionPolicy with kubectl", () => {
     assert.equal(phase, "Active");
 
     await h.kubectlOk(["label", "ns", "keepme", "platform.cozystack.io/no-delete-"]);
-    const deleted = await h.kubectlOk(["delete", "ns", "keepme", "--wait=false"]);
+    const deleted = await h.kubectlOk(["delete", "ns", "keepme", "--timeout=30s"]);
     assert.match(deleted, /namespace "keepme" deleted/);
+    const gone = await h.kubectl(["get", "ns", "keepme"]);
+    assert.match(gone.stderr, /namespaces "keepme" not found/);
   });
 
   it("blocks deleting a labelled ConfigMap, and leaves unlabelled ones alone", async () => {

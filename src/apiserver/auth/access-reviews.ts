@@ -4,7 +4,13 @@
  * namespace?): each asks the server's authorizer and answers in `status`
  * (`allowed`, `reason`, `evaluationError`), as `kubectl auth can-i` reads it.
  */
-import { BadRequestError, type FieldError, InvalidError, invalidValue, requiredValue } from "../../api/errors.js";
+import {
+  BadRequestError,
+  type FieldError,
+  InvalidError,
+  invalidValue,
+  requiredValue,
+} from "../../api/errors.js";
 import type { KubeObject } from "../../api/types.js";
 import type { RequestContext } from "../handlers/context.js";
 import {
@@ -45,10 +51,19 @@ function specOf(body: KubeObject): AccessReviewSpec {
 function validateAttributes(spec: AccessReviewSpec): FieldError[] {
   if (spec.resourceAttributes && spec.nonResourceAttributes)
     return [
-      invalidValue("spec.nonResourceAttributes", spec.nonResourceAttributes, "cannot be specified in combination with resourceAttributes"),
+      invalidValue(
+        "spec.nonResourceAttributes",
+        spec.nonResourceAttributes,
+        "cannot be specified in combination with resourceAttributes",
+      ),
     ];
   if (!spec.resourceAttributes && !spec.nonResourceAttributes)
-    return [requiredValue("spec.resourceAttributes", "exactly one of nonResourceAttributes or resourceAttributes must be specified")];
+    return [
+      requiredValue(
+        "spec.resourceAttributes",
+        "exactly one of nonResourceAttributes or resourceAttributes must be specified",
+      ),
+    ];
   return [];
 }
 
@@ -98,7 +113,9 @@ async function answer(ctx: RequestContext, body: KubeObject, user: UserInfo): Pr
 /** The user a SubjectAccessReview asks about (no groups are added). */
 function subjectOf(kind: string, spec: AccessReviewSpec): UserInfo {
   if (!spec.user && (spec.groups ?? []).length === 0)
-    check(kind, [invalidValue("spec.user", spec.user ?? "", "at least one of user or group must be specified")]);
+    check(kind, [
+      invalidValue("spec.user", spec.user ?? "", "at least one of user or group must be specified"),
+    ]);
   return {
     username: spec.user ?? "",
     groups: spec.groups ?? [],
@@ -145,9 +162,17 @@ export const localSubjectAccessReviewType = reviewType({
     const errors = validateAttributes(spec);
     const attrNs = spec.resourceAttributes?.namespace ?? "";
     if (spec.resourceAttributes && attrNs !== namespace)
-      errors.push(invalidValue("spec.resourceAttributes.namespace", attrNs, "must match metadata.namespace"));
+      errors.push(
+        invalidValue("spec.resourceAttributes.namespace", attrNs, "must match metadata.namespace"),
+      );
     if (spec.nonResourceAttributes)
-      errors.push(invalidValue("spec.nonResourceAttributes", spec.nonResourceAttributes, "disallowed on this kind of request"));
+      errors.push(
+        invalidValue(
+          "spec.nonResourceAttributes",
+          spec.nonResourceAttributes,
+          "disallowed on this kind of request",
+        ),
+      );
     check("LocalSubjectAccessReview", errors);
     return answer(ctx, body, subjectOf("LocalSubjectAccessReview", spec));
   },

@@ -74,7 +74,10 @@ export class ClientCertificateAuthenticator implements Authenticator {
   private readonly roots: X509Certificate[];
   private readonly verified = new WeakMap<TLSSocket, ChainResult>();
 
-  constructor(caPems: string[], private readonly log: (msg: string) => void = () => {}) {
+  constructor(
+    caPems: string[],
+    private readonly log: (msg: string) => void = () => {},
+  ) {
     this.roots = caPems.map((pem) => new X509Certificate(pem));
   }
 

@@ -48,18 +48,48 @@ export async function impersonate(
   }
   if (asUser === "") {
     if (groups.length > 0 || uid !== "" || Object.keys(extra).length > 0)
-      throw new InternalError("requested impersonation of groups, extra or uid without impersonating a user");
+      throw new InternalError(
+        "requested impersonation of groups, extra or uid without impersonating a user",
+      );
     return user;
   }
   const requests: Request[] = [];
   const sa = splitServiceAccountUsername(asUser);
-  if (sa) requests.push({ resource: "serviceaccounts", apiGroup: "", namespace: sa.namespace, name: sa.name, subresource: "" });
-  else requests.push({ resource: "users", apiGroup: "", namespace: "", name: asUser, subresource: "" });
-  for (const g of groups) requests.push({ resource: "groups", apiGroup: "", namespace: "", name: g, subresource: "" });
+  if (sa)
+    requests.push({
+      resource: "serviceaccounts",
+      apiGroup: "",
+      namespace: sa.namespace,
+      name: sa.name,
+      subresource: "",
+    });
+  else
+    requests.push({
+      resource: "users",
+      apiGroup: "",
+      namespace: "",
+      name: asUser,
+      subresource: "",
+    });
+  for (const g of groups)
+    requests.push({ resource: "groups", apiGroup: "", namespace: "", name: g, subresource: "" });
   for (const [key, vs] of Object.entries(extra))
     for (const v of vs)
-      requests.push({ resource: "userextras", apiGroup: "authentication.k8s.io", namespace: "", name: v, subresource: key });
-  if (uid !== "") requests.push({ resource: "uids", apiGroup: "authentication.k8s.io", namespace: "", name: uid, subresource: "" });
+      requests.push({
+        resource: "userextras",
+        apiGroup: "authentication.k8s.io",
+        namespace: "",
+        name: v,
+        subresource: key,
+      });
+  if (uid !== "")
+    requests.push({
+      resource: "uids",
+      apiGroup: "authentication.k8s.io",
+      namespace: "",
+      name: uid,
+      subresource: "",
+    });
 
   for (const r of requests) {
     const attrs: AuthorizationAttributes = {

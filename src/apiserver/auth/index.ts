@@ -24,8 +24,8 @@ export {
   serviceAccountUsername,
 } from "./service-account-tokens.js";
 export { ANONYMOUS_ADMIN, StaticTokenAuthenticator } from "./static-tokens.js";
-export { handleTokenRequest } from "./token-request.js";
 export { loadTokenFile, parseTokenFile } from "./token-file.js";
+export { handleTokenRequest } from "./token-request.js";
 export * from "./types.js";
 
 /** The create-only kinds that answer questions about the requesting user. */

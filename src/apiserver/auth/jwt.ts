@@ -26,7 +26,10 @@ export function signJwt(claims: JwtClaims, privateKey: KeyObject, kid: string): 
   const header = b64url(JSON.stringify({ alg: "ES256", kid }));
   const payload = b64url(JSON.stringify(claims));
   const input = `${header}.${payload}`;
-  const signature = sign("sha256", Buffer.from(input), { key: privateKey, dsaEncoding: "ieee-p1363" });
+  const signature = sign("sha256", Buffer.from(input), {
+    key: privateKey,
+    dsaEncoding: "ieee-p1363",
+  });
   return `${input}.${b64url(signature)}`;
 }
 
@@ -58,7 +61,8 @@ export function verifyJwt(
   } catch {
     return { error: "malformed token" };
   }
-  if (header.alg !== "ES256") return { error: `unsupported signing algorithm ${String(header.alg)}` };
+  if (header.alg !== "ES256")
+    return { error: `unsupported signing algorithm ${String(header.alg)}` };
   if (typeof claims !== "object" || claims === null) return { error: "malformed token" };
   const signature = Buffer.from(s, "base64url");
   const input = Buffer.from(`${h}.${p}`);

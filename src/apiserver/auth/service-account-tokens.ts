@@ -101,7 +101,8 @@ export class ServiceAccountTokens {
       return { error: "token audiences is invalid" };
     const t = now / 1000;
     if (typeof c.exp !== "number" || t > c.exp + LEEWAY_S) return { error: "token has expired" };
-    if (typeof c.nbf === "number" && t < c.nbf - LEEWAY_S) return { error: "token is not valid yet" };
+    if (typeof c.nbf === "number" && t < c.nbf - LEEWAY_S)
+      return { error: "token is not valid yet" };
     const k8s = c["kubernetes.io"] as Record<string, unknown> | undefined;
     const sa = k8s?.serviceaccount as ObjectRef | undefined;
     const namespace = k8s?.namespace;

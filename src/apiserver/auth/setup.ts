@@ -8,8 +8,10 @@
 import { createPrivateKey, createPublicKey } from "node:crypto";
 import type { KubeObject } from "../../api/types.js";
 import type { Backend } from "../../storage/backend.js";
+import type { AdmissionPlugin } from "../admission/types.js";
 import {
   ClusterRoleAggregator,
+  EscalationCheck,
   ensureBootstrapPolicy,
   PolicyCache,
   RBAC_GROUP,
@@ -23,7 +25,13 @@ import { ClientCertificateAuthenticator } from "./client-certificate.js";
 import { ServiceAccountTokenAuthenticator } from "./service-account-authenticator.js";
 import { ServiceAccountTokens } from "./service-account-tokens.js";
 import { ANONYMOUS_ADMIN, StaticTokenAuthenticator } from "./static-tokens.js";
-import { ALLOW_ALL, type Authenticator, type Authorizer, MASTERS_GROUP, type UserInfo } from "./types.js";
+import {
+  ALLOW_ALL,
+  type Authenticator,
+  type Authorizer,
+  MASTERS_GROUP,
+  type UserInfo,
+} from "./types.js";
 
 export interface AccessOptions {
   /** Bearer token → user name, in system:masters. */
@@ -49,6 +57,8 @@ export interface AccessOptions {
 export interface Access {
   authenticator: Authenticator;
   authorizer: Authorizer;
+  /** Admission plugins access control adds: RBAC's escalation check when RBAC is on. */
+  admission: AdmissionPlugin[];
   serviceAccountTokens?: ServiceAccountTokens;
   /** Loads policy, writes the bootstrap policy, starts aggregation; all stop with `signal`. */
   start(signal: AbortSignal, store: ObjectStore, registry: ResourceRegistry): Promise<void>;
@@ -73,7 +83,9 @@ export function setUpAccess(
   let registry: ResourceRegistry | undefined;
   const getCore = async (plural: string, namespace: string | undefined, name: string) => {
     const t = registry?.lookup("", "v1", plural);
-    return t && store ? ((await store.tryGet(t, namespace, name)) as KubeObject | undefined) : undefined;
+    return t && store
+      ? ((await store.tryGet(t, namespace, name)) as KubeObject | undefined)
+      : undefined;
   };
 
   const authenticators: Authenticator[] = [];
@@ -93,6 +105,7 @@ export function setUpAccess(
       opts.authenticator ??
       (authenticators.length > 0 ? unionAuthenticator(authenticators, log) : ANONYMOUS_ADMIN),
     authorizer,
+    admission: opts.rbac ? [new EscalationCheck(policy, authorizer)] : [],
     ...(saTokens ? { serviceAccountTokens: saTokens } : {}),
     async start(signal, objectStore, objectRegistry) {
       store = objectStore;

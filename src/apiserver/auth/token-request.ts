@@ -49,8 +49,14 @@ async function bindTo(
   const kind = BINDABLE[ref.kind ?? ""];
   const type = kind && ctx.server.registry.lookup("", "v1", kind.plural);
   if (!kind || !type)
-    throw new BadRequestError(`cannot bind token for object of kind ${JSON.stringify(ref.kind ?? "")}`);
-  const obj = await ctx.server.store.get(type, type.namespaced ? ctx.info.namespace : undefined, ref.name ?? "");
+    throw new BadRequestError(
+      `cannot bind token for object of kind ${JSON.stringify(ref.kind ?? "")}`,
+    );
+  const obj = await ctx.server.store.get(
+    type,
+    type.namespaced ? ctx.info.namespace : undefined,
+    ref.name ?? "",
+  );
   if (ref.uid && ref.uid !== obj.metadata.uid) {
     throw new ConflictError(
       { group: "", resource: kind.plural, name: ref.name },
@@ -65,7 +71,9 @@ export async function handleTokenRequest(ctx: RequestContext): Promise<void> {
   if (!tokens)
     throw new ApiError(404, "NotFound", "the server could not find the requested resource");
   if (ctx.info.verb !== "create")
-    throw new MethodNotAllowedError("the server does not allow this method on the requested resource");
+    throw new MethodNotAllowedError(
+      "the server does not allow this method on the requested resource",
+    );
   const body = decodeBody(await readBodyBytes(ctx.req), ctx.req.headers["content-type"]);
   if (!isObject(body) || body.kind !== "TokenRequest" || body.apiVersion !== API_VERSION)
     throw new BadRequestError(`expected ${API_VERSION} TokenRequest in the request body`);
@@ -74,9 +82,17 @@ export async function handleTokenRequest(ctx: RequestContext): Promise<void> {
   const spec = (isObject(body.spec) ? body.spec : {}) as TokenRequestSpec;
   const expirationSeconds = spec.expirationSeconds ?? DEFAULT_EXPIRATION_S;
   if (!Number.isInteger(expirationSeconds) || expirationSeconds < MIN_EXPIRATION_S)
-    throw invalid("spec.expirationSeconds", expirationSeconds, "may not specify a duration less than 10 minutes");
+    throw invalid(
+      "spec.expirationSeconds",
+      expirationSeconds,
+      "may not specify a duration less than 10 minutes",
+    );
   if (expirationSeconds > MAX_EXPIRATION_S)
-    throw invalid("spec.expirationSeconds", expirationSeconds, "may not specify a duration larger than 2^32 seconds");
+    throw invalid(
+      "spec.expirationSeconds",
+      expirationSeconds,
+      "may not specify a duration larger than 2^32 seconds",
+    );
   const audiences = spec.audiences?.length ? spec.audiences : tokens.apiAudiences;
   const bound = spec.boundObjectRef ? await bindTo(ctx, spec.boundObjectRef) : undefined;
   const subject: TokenSubject = {
@@ -89,7 +105,12 @@ export async function handleTokenRequest(ctx: RequestContext): Promise<void> {
   sendJson(ctx.res, 201, {
     kind: "TokenRequest",
     apiVersion: API_VERSION,
-    metadata: { ...metadata, name: sa.metadata.name, namespace: ctx.info.namespace, creationTimestamp: nowTimestamp() },
+    metadata: {
+      ...metadata,
+      name: sa.metadata.name,
+      namespace: ctx.info.namespace,
+      creationTimestamp: nowTimestamp(),
+    },
     spec: { audiences, expirationSeconds, boundObjectRef: spec.boundObjectRef ?? null },
     status: { token, expirationTimestamp: `${expiration.toISOString().slice(0, 19)}Z` },
   });

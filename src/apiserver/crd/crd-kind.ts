@@ -146,7 +146,7 @@ export const crdResourceType: ResourceType = {
       obj.metadata.finalizers = [...finalizers, CRD_CLEANUP_FINALIZER];
   },
   prepareForUpdate(obj, old) {
-    const status = crdStatus(obj, new Date().toISOString().slice(0, 19) + "Z");
+    const status = crdStatus(obj, `${new Date().toISOString().slice(0, 19)}Z`);
     const oldStatus = (old.status ?? {}) as { storedVersions?: string[] };
     const stored = new Set([
       ...(oldStatus.storedVersions ?? []),

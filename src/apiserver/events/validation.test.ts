@@ -50,6 +50,7 @@ describe("legacyEventErrors", () => {
       ),
       [
         "reportingComponent: Required value",
+        'reportingComponent: Invalid value: "": name part must be non-empty',
         "action: Required value",
         'reason: Invalid value: "": can have at most 128 characters',
       ],

@@ -43,7 +43,10 @@ const AggregationRule = message("AggregationRule", [
   list(1, "clusterRoleSelectors", LabelSelector),
 ]);
 
-export const Role = message("Role", [always(1, "metadata", ObjectMeta), list(2, "rules", PolicyRule)]);
+export const Role = message("Role", [
+  always(1, "metadata", ObjectMeta),
+  list(2, "rules", PolicyRule),
+]);
 
 export const ClusterRole = message("ClusterRole", [
   always(1, "metadata", ObjectMeta),

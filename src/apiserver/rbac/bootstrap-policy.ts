@@ -9,7 +9,16 @@ import { RBAC_GROUP } from "./types.js";
 
 const READ = ["get", "list", "watch"];
 const WRITE = ["create", "delete", "deletecollection", "patch", "update"];
-const READ_WRITE = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"];
+const READ_WRITE = [
+  "create",
+  "delete",
+  "deletecollection",
+  "get",
+  "list",
+  "patch",
+  "update",
+  "watch",
+];
 const AGGREGATE = "rbac.authorization.k8s.io/aggregate-to-";
 
 export interface BootstrapClusterRole {
@@ -226,9 +235,11 @@ export const BOOTSTRAP_CLUSTER_ROLES: BootstrapClusterRole[] = [
   {
     name: "system:basic-user",
     rules: [
-      r(["authorization.k8s.io"], ["selfsubjectaccessreviews", "selfsubjectrulesreviews"], [
-        "create",
-      ]),
+      r(
+        ["authorization.k8s.io"],
+        ["selfsubjectaccessreviews", "selfsubjectrulesreviews"],
+        ["create"],
+      ),
       r(["authentication.k8s.io"], ["selfsubjectreviews"], ["create"]),
     ],
   },

@@ -43,7 +43,11 @@ function clusterRoleObject(b: BootstrapClusterRole): ClusterRole {
     kind: "ClusterRole",
     metadata: metadata(b.name, b.labels),
     ...(b.aggregateFrom
-      ? { aggregationRule: { clusterRoleSelectors: b.aggregateFrom.map((m) => ({ matchLabels: m })) } }
+      ? {
+          aggregationRule: {
+            clusterRoleSelectors: b.aggregateFrom.map((m) => ({ matchLabels: m })),
+          },
+        }
       : {}),
     rules: b.rules,
   };

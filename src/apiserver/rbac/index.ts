@@ -1,6 +1,7 @@
 /** Role-based access control: the RBAC kinds, their cache, the authorizer, aggregation and bootstrap policy. */
 export { aggregatedRules, ClusterRoleAggregator } from "./aggregation.js";
 export { ensureBootstrapPolicy } from "./bootstrap.js";
+export { EscalationCheck } from "./escalation.js";
 export {
   clusterRoleBindingType,
   clusterRoleType,

@@ -61,8 +61,20 @@ function bindingColumns(roleRefDescription: string): TableColumn[] {
       description: CREATED_DESCRIPTION,
       cell: (o) => age(o.metadata.creationTimestamp),
     },
-    { name: "Users", type: "string", priority: 1, description: "Users in the roleBinding", cell: (o) => subjectsOf(o, "User") },
-    { name: "Groups", type: "string", priority: 1, description: "Groups in the roleBinding", cell: (o) => subjectsOf(o, "Group") },
+    {
+      name: "Users",
+      type: "string",
+      priority: 1,
+      description: "Users in the roleBinding",
+      cell: (o) => subjectsOf(o, "User"),
+    },
+    {
+      name: "Groups",
+      type: "string",
+      priority: 1,
+      description: "Groups in the roleBinding",
+      cell: (o) => subjectsOf(o, "Group"),
+    },
     {
       name: "ServiceAccounts",
       type: "string",

@@ -27,7 +27,8 @@ export interface PolicyChange {
   name?: string;
 }
 
-const PREFIX = collectionPrefix({ group: RBAC_GROUP, plural: "" });
+/** `/registry/rbac.authorization.k8s.io/`: the four kinds' collections share it. */
+const PREFIX = collectionPrefix({ group: RBAC_GROUP, plural: "roles" }).replace(/roles\/$/, "");
 const PLURALS = new Set<string>(["roles", "clusterroles", "rolebindings", "clusterrolebindings"]);
 
 /** `(plural, namespace/name or name)` of a storage key under the RBAC prefix. */
@@ -125,7 +126,10 @@ export class PolicyCache implements PolicyReader {
     if (parsed.plural !== "rolebindings") return;
     const [namespace, name] = splitId(parsed.id);
     let names = this.bindingsByNamespace.get(namespace);
-    if (!names) this.bindingsByNamespace.set(namespace, (names = new Map()));
+    if (!names) {
+      names = new Map();
+      this.bindingsByNamespace.set(namespace, names);
+    }
     names.set(name, obj as RoleBinding);
   }
 

@@ -95,7 +95,8 @@ export function visitRulesFor(
   visit: RuleVisitor,
 ): void {
   if (!visitBindings(policy, user, policy.clusterRoleBindings(), "", visit)) return;
-  if (namespace !== "") visitBindings(policy, user, policy.roleBindings(namespace), namespace, visit);
+  if (namespace !== "")
+    visitBindings(policy, user, policy.roleBindings(namespace), namespace, visit);
 }
 
 /** Every applicable rule and every resolution error. */

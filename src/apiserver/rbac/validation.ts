@@ -6,7 +6,13 @@
 import { type FieldError, invalidValue, requiredValue } from "../../api/errors.js";
 import { dns1123Subdomain, pathSegmentName } from "../../api/names.js";
 import type { KubeObject } from "../../api/types.js";
-import { type ClusterRole, type PolicyRule, RBAC_GROUP, type RoleBinding, type Subject } from "./types.js";
+import {
+  type ClusterRole,
+  type PolicyRule,
+  RBAC_GROUP,
+  type RoleBinding,
+  type Subject,
+} from "./types.js";
 
 function notSupported(field: string, value: string, supported: string[]): FieldError {
   return {
@@ -16,7 +22,11 @@ function notSupported(field: string, value: string, supported: string[]): FieldE
   };
 }
 
-export function validatePolicyRule(rule: PolicyRule, namespaced: boolean, path: string): FieldError[] {
+export function validatePolicyRule(
+  rule: PolicyRule,
+  namespaced: boolean,
+  path: string,
+): FieldError[] {
   const errors: FieldError[] = [];
   const len = (v: string[] | undefined) => (v ?? []).length;
   if (len(rule.verbs) === 0)
@@ -24,7 +34,11 @@ export function validatePolicyRule(rule: PolicyRule, namespaced: boolean, path: 
   if (len(rule.nonResourceURLs) > 0) {
     if (namespaced)
       errors.push(
-        invalidValue(`${path}.nonResourceURLs`, rule.nonResourceURLs, "namespaced rules cannot apply to non-resource URLs"),
+        invalidValue(
+          `${path}.nonResourceURLs`,
+          rule.nonResourceURLs,
+          "namespaced rules cannot apply to non-resource URLs",
+        ),
       );
     if (len(rule.apiGroups) > 0 || len(rule.resources) > 0 || len(rule.resourceNames) > 0)
       errors.push(
@@ -37,18 +51,30 @@ export function validatePolicyRule(rule: PolicyRule, namespaced: boolean, path: 
     return errors;
   }
   if (len(rule.apiGroups) === 0)
-    errors.push(requiredValue(`${path}.apiGroups`, "resource rules must supply at least one api group"));
+    errors.push(
+      requiredValue(`${path}.apiGroups`, "resource rules must supply at least one api group"),
+    );
   if (len(rule.resources) === 0)
-    errors.push(requiredValue(`${path}.resources`, "resource rules must supply at least one resource"));
+    errors.push(
+      requiredValue(`${path}.resources`, "resource rules must supply at least one resource"),
+    );
   if (len(rule.resourceNames) > 0 && len(rule.resources) > 1)
-    errors.push(requiredValue(`${path}.resourceNames`, "resource names cannot apply to multiple resources"));
+    errors.push(
+      requiredValue(`${path}.resourceNames`, "resource names cannot apply to multiple resources"),
+    );
   return errors;
 }
 
 export function validateRole(obj: KubeObject, namespaced: boolean): FieldError[] {
   const role = obj as ClusterRole;
-  const errors = (role.rules ?? []).flatMap((r, i) => validatePolicyRule(r, namespaced, `rules[${i}]`));
-  if (!namespaced && role.aggregationRule && (role.aggregationRule.clusterRoleSelectors ?? []).length === 0)
+  const errors = (role.rules ?? []).flatMap((r, i) =>
+    validatePolicyRule(r, namespaced, `rules[${i}]`),
+  );
+  if (
+    !namespaced &&
+    role.aggregationRule &&
+    (role.aggregationRule.clusterRoleSelectors ?? []).length === 0
+  )
     errors.push(
       requiredValue(
         "aggregationRule.clusterRoleSelectors",
@@ -64,15 +90,23 @@ function validateSubject(s: Subject, namespaced: boolean, path: string): FieldEr
   switch (s.kind) {
     case "ServiceAccount":
       if (s.name)
-        for (const why of dns1123Subdomain(s.name)) errors.push(invalidValue(`${path}.name`, s.name, why));
+        for (const why of dns1123Subdomain(s.name))
+          errors.push(invalidValue(`${path}.name`, s.name, why));
       if (s.apiGroup) errors.push(notSupported(`${path}.apiGroup`, s.apiGroup, [""]));
       if (!namespaced && !s.namespace) errors.push(requiredValue(`${path}.namespace`));
       break;
     case "User":
     case "Group":
       if (!s.name)
-        errors.push(invalidValue(`${path}.name`, s.name ?? "", `${s.kind.toLowerCase()} name cannot be empty`));
-      if (s.apiGroup !== RBAC_GROUP) errors.push(notSupported(`${path}.apiGroup`, s.apiGroup ?? "", [RBAC_GROUP]));
+        errors.push(
+          invalidValue(
+            `${path}.name`,
+            s.name ?? "",
+            `${s.kind.toLowerCase()} name cannot be empty`,
+          ),
+        );
+      if (s.apiGroup !== RBAC_GROUP)
+        errors.push(notSupported(`${path}.apiGroup`, s.apiGroup ?? "", [RBAC_GROUP]));
       break;
     default:
       errors.push(notSupported(`${path}.kind`, s.kind ?? "", ["ServiceAccount", "User", "Group"]));
@@ -80,15 +114,22 @@ function validateSubject(s: Subject, namespaced: boolean, path: string): FieldEr
   return errors;
 }
 
-export function validateBinding(obj: KubeObject, old: KubeObject | undefined, namespaced: boolean): FieldError[] {
+export function validateBinding(
+  obj: KubeObject,
+  old: KubeObject | undefined,
+  namespaced: boolean,
+): FieldError[] {
   const b = obj as RoleBinding;
   const ref = b.roleRef ?? { apiGroup: "", kind: "", name: "" };
   const errors: FieldError[] = [];
-  if (ref.apiGroup !== RBAC_GROUP) errors.push(notSupported("roleRef.apiGroup", ref.apiGroup ?? "", [RBAC_GROUP]));
+  if (ref.apiGroup !== RBAC_GROUP)
+    errors.push(notSupported("roleRef.apiGroup", ref.apiGroup ?? "", [RBAC_GROUP]));
   const kinds = namespaced ? ["Role", "ClusterRole"] : ["ClusterRole"];
   if (!kinds.includes(ref.kind)) errors.push(notSupported("roleRef.kind", ref.kind ?? "", kinds));
   if (!ref.name) errors.push(requiredValue("roleRef.name"));
-  else for (const why of pathSegmentName(ref.name)) errors.push(invalidValue("roleRef.name", ref.name, why));
+  else
+    for (const why of pathSegmentName(ref.name))
+      errors.push(invalidValue("roleRef.name", ref.name, why));
   (b.subjects ?? []).forEach((s, i) => {
     errors.push(...validateSubject(s, namespaced, `subjects[${i}]`));
   });

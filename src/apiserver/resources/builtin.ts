@@ -2,13 +2,16 @@
  * The built-in kinds the apiserver serves, registered in this one list:
  * v1 Namespace, ConfigMap, Secret, ServiceAccount, Event; coordination.k8s.io/v1
  * Lease; apiextensions.k8s.io/v1 CustomResourceDefinition; events.k8s.io/v1
- * Event (over v1 Events' storage).
+ * Event (over v1 Events' storage); rbac.authorization.k8s.io/v1 Role,
+ * ClusterRole, RoleBinding, ClusterRoleBinding; the computed reviews of
+ * authorization.k8s.io and authentication.k8s.io; ServiceAccount `token`.
  */
 import type { KubeObject } from "../../api/types.js";
 import { bindingResourceType, policyResourceType } from "../admission/policy/index.js";
 import { AUTH_REVIEW_TYPES, handleTokenRequest } from "../auth/index.js";
 import { crdResourceType } from "../crd/crd-kind.js";
 import { eventsV1Type, legacyEventErrors } from "../events/index.js";
+import { RBAC_TYPES } from "../rbac/index.js";
 import {
   configMapSchema,
   eventSchema,
@@ -19,7 +22,6 @@ import {
 import { podSchema } from "../schemas/pod.js";
 import { namespaceType } from "./namespace-type.js";
 import { type ResourceType, STANDARD_VERBS } from "./resource-type.js";
-import { RBAC_TYPES } from "../rbac/index.js";
 import { age } from "./table.js";
 
 type Base = Pick<ResourceType, "group" | "version" | "kind" | "plural" | "singular"> &

@@ -16,7 +16,12 @@ function authnKind(
   properties: Record<string, Schema>,
   required?: string[],
 ): Schema {
-  const schema = kindSchema({ group: GROUP, version: "v1", kind }, description, properties, required);
+  const schema = kindSchema(
+    { group: GROUP, version: "v1", kind },
+    description,
+    properties,
+    required,
+  );
   schema.properties!.metadata = { ...schema.properties!.metadata!, description: METADATA };
   return schema;
 }

@@ -84,9 +84,7 @@ const nonResourceAttributes = object(
 const accessReviewStatus = object(
   "Status is filled in by the server and indicates whether the request is allowed or not",
   {
-    allowed: bool(
-      "Allowed is required. True if the action would be allowed, false otherwise.",
-    ),
+    allowed: bool("Allowed is required. True if the action would be allowed, false otherwise."),
     denied: bool(
       "Denied is optional. True if the action would be denied, otherwise false. If both allowed is false and denied is false, then the authorizer has no opinion on whether to authorize the action. Denied may not be true if Allowed is true.",
     ),
@@ -99,24 +97,21 @@ const accessReviewStatus = object(
 );
 
 function subjectAccessReviewSpec(description: string): Schema {
-  return object(
-    description,
-    {
-      extra: {
-        type: "object",
-        description:
-          "Extra corresponds to the user.Info.GetExtra() method from the authenticator.  Since that is input to the authorizer it needs a reflection here.",
-        additionalProperties: { type: "array", items: { type: "string" } },
-      },
-      groups: stringList("Groups is the groups you're testing for."),
-      nonResourceAttributes,
-      resourceAttributes,
-      uid: str("UID information about the requesting user."),
-      user: str(
-        'User is the user you\'re testing for. If you specify "User" but not "Groups", then is it interpreted as "What if User were not a member of any groups',
-      ),
+  return object(description, {
+    extra: {
+      type: "object",
+      description:
+        "Extra corresponds to the user.Info.GetExtra() method from the authenticator.  Since that is input to the authorizer it needs a reflection here.",
+      additionalProperties: { type: "array", items: { type: "string" } },
     },
-  );
+    groups: stringList("Groups is the groups you're testing for."),
+    nonResourceAttributes,
+    resourceAttributes,
+    uid: str("UID information about the requesting user."),
+    user: str(
+      'User is the user you\'re testing for. If you specify "User" but not "Groups", then is it interpreted as "What if User were not a member of any groups',
+    ),
+  });
 }
 
 function review(kind: string, description: string, spec: Schema, status: Schema): Schema {
@@ -130,10 +125,13 @@ function review(kind: string, description: string, spec: Schema, status: Schema)
 export const selfSubjectAccessReviewSchema: Schema = review(
   "SelfSubjectAccessReview",
   'SelfSubjectAccessReview checks whether or the current user can perform an action.  Not filling in a spec.namespace means "in all namespaces".  Self is a special case, because users should always be able to check whether they can perform an action',
-  object("Spec holds information about the request being evaluated.  user and groups must be empty", {
-    nonResourceAttributes,
-    resourceAttributes,
-  }),
+  object(
+    "Spec holds information about the request being evaluated.  user and groups must be empty",
+    {
+      nonResourceAttributes,
+      resourceAttributes,
+    },
+  ),
   accessReviewStatus,
 );
 

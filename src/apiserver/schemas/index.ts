@@ -33,8 +33,8 @@ import { serviceAccountSchema } from "./service-account.js";
 export { customResourceSchema } from "./custom-resource.js";
 export { API_VERSION_DESCRIPTION, KIND_DESCRIPTION, kindSchema } from "./kind.js";
 export { OBJECT_META_DESCRIPTION, objectMeta } from "./object-meta.js";
-export { validatingAdmissionPolicyBindingSchema } from "./validating-admission-policy-binding.js";
 export { validatingAdmissionPolicySchema } from "./validating-admission-policy.js";
+export { validatingAdmissionPolicyBindingSchema } from "./validating-admission-policy-binding.js";
 export {
   clusterRoleBindingSchema,
   clusterRoleSchema,

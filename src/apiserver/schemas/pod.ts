@@ -6,7 +6,11 @@
 import type { Schema } from "../../api/schema.js";
 import { kindSchema } from "./kind.js";
 
-const open = (description: string): Schema => ({ type: "object", description, "x-kubernetes-preserve-unknown-fields": true });
+const open = (description: string): Schema => ({
+  type: "object",
+  description,
+  "x-kubernetes-preserve-unknown-fields": true,
+});
 
 export const podSchema: Schema = kindSchema(
   { group: "", version: "v1", kind: "Pod" },

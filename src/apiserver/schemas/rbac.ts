@@ -67,7 +67,9 @@ function roleRef(description: string): Schema {
         kind: str("Kind is the type of resource being referenced"),
         name: str("Name is the name of resource being referenced"),
       },
-      ["apiGroup", "kind", "name"],
+      // kube lists apiGroup as required too, but defaults it before validating;
+      // our schema check runs before defaulting, so an omitted apiGroup must pass it.
+      ["kind", "name"],
     ),
     "x-kubernetes-map-type": "atomic",
   };

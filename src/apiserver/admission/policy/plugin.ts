@@ -72,7 +72,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
       const policyName = policy.metadata.name!;
       if (!(await matchesResources(spec.matchConstraints, req))) continue;
       const onConfigError = (message: string, binding?: Binding) => {
-        if (compiled.failurePolicy === "Fail")
+        if (spec.failurePolicy !== "Ignore")
           denials.push({
             policy: policyName,
             ...(binding ? { binding: binding.metadata.name! } : {}),
@@ -100,7 +100,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
         }
         vars ??= await requestVariables(attrs, readNamespace);
         for (const param of params.params)
-          for (const failure of evaluatePolicy(compiled, vars, param))
+          for (const failure of evaluatePolicy(compiled(), vars, param))
             enforce(policy, binding, failure, denials, warnings);
       }
     }

@@ -19,14 +19,15 @@ interface PolicyEntry {
 /** A policy with the bindings that name it, both sorted by name. */
 export interface BoundPolicy {
   policy: Policy;
-  compiled: CompiledPolicy;
+  /** The policy's CEL, compiled on first call for this generation. */
+  compiled(): CompiledPolicy;
   bindings: Binding[];
 }
 
 export class PolicyCache {
   private readonly policies = new Map<string, PolicyEntry>();
   private readonly bindings = new Map<string, Binding>();
-  private snapshot?: { policy: Policy; bindings: Binding[] }[];
+  private snapshot?: { entry: PolicyEntry; bindings: Binding[] }[];
   /** How many times a policy was compiled (tests check the per-generation cache). */
   compilations = 0;
 
@@ -43,10 +44,10 @@ export class PolicyCache {
   /** Policies that have at least one binding, with their bindings. */
   bound(): BoundPolicy[] {
     this.snapshot ??= this.group();
-    return this.snapshot.map(({ policy, bindings }) => ({
-      policy,
+    return this.snapshot.map(({ entry, bindings }) => ({
+      policy: entry.policy,
       bindings,
-      compiled: this.compiled(policy.metadata.name!),
+      compiled: () => this.compiled(entry),
     }));
   }
 
@@ -65,11 +66,7 @@ export class PolicyCache {
     const name = policy.metadata.name!;
     const before = this.policies.get(name);
     if (ev.type === "delete") this.policies.delete(name);
-    else if (before && sameGeneration(before.policy, policy))
-      this.policies.set(name, {
-        policy,
-        ...(before.compiled ? { compiled: before.compiled } : {}),
-      });
+    else if (before && sameGeneration(before.policy, policy)) before.policy = policy;
     else this.policies.set(name, { policy });
     this.snapshot = undefined;
   }
@@ -81,8 +78,7 @@ export class PolicyCache {
     this.snapshot = undefined;
   }
 
-  private compiled(name: string): CompiledPolicy {
-    const entry = this.policies.get(name)!;
+  private compiled(entry: PolicyEntry): CompiledPolicy {
     if (!entry.compiled) {
       entry.compiled = compilePolicy(entry.policy.spec ?? {});
       this.compilations++;
@@ -91,7 +87,7 @@ export class PolicyCache {
   }
 
   /** Bindings whose policy exists, grouped under it; a binding of a missing policy is skipped. */
-  private group(): { policy: Policy; bindings: Binding[] }[] {
+  private group(): { entry: PolicyEntry; bindings: Binding[] }[] {
     const byPolicy = new Map<string, Binding[]>();
     for (const b of [...this.bindings.values()].sort(byName)) {
       const name = b.spec?.policyName ?? "";
@@ -99,7 +95,7 @@ export class PolicyCache {
       byPolicy.set(name, [...(byPolicy.get(name) ?? []), b]);
     }
     return [...byPolicy.keys()].sort().map((name) => ({
-      policy: this.policies.get(name)!.policy,
+      entry: this.policies.get(name)!,
       bindings: byPolicy.get(name)!,
     }));
   }
