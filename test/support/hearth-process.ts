@@ -90,7 +90,7 @@ export async function startHearth(
     stderr += d;
     if (stderr.length > 100_000) stderr = stderr.slice(-50_000);
   });
-  const url = await new Promise<string>((resolveUrl, reject) => {
+  const ready = new Promise<string>((resolveUrl, reject) => {
     let out = "";
     const timer = setTimeout(
       () => reject(new Error(`hearth up not ready in time; stderr:\n${stderr}`)),
@@ -109,6 +109,19 @@ export async function startHearth(
       reject(new Error(`hearth up exited with ${code}; stderr:\n${stderr}`));
     });
   });
+  let url: string;
+  try {
+    url = await ready;
+  } catch (e) {
+    // Leave nothing behind when the server never came up.
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGKILL");
+      await waitExit(child);
+    }
+    if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+    throw e;
+  }
   const kubeconfig = join(dataDir, "admin.kubeconfig");
   const env = { ...process.env, HOME: home, KUBECONFIG: kubeconfig };
   const kubectl = (args: string[], o: { input?: string; timeoutMs?: number } = {}) =>
