@@ -26,10 +26,26 @@ export function wantsAggregated(req: IncomingMessage): boolean {
   return false;
 }
 
+/** Subresources that answer with a kind of their own. */
+const SUBRESOURCE_KINDS: Record<string, { group: string; version: string; kind: string }> = {
+  scale: { group: "autoscaling", version: "v1", kind: "Scale" },
+  token: { group: "authentication.k8s.io", version: "v1", kind: "TokenRequest" },
+};
+
+/** Verbs of the custom subresources, as kube-apiserver lists them. */
+const CUSTOM_SUBRESOURCE_VERBS: Record<string, string[]> = {
+  token: ["create"],
+  finalize: ["update"],
+};
+
 function subresourceVerbs(t: ResourceType): { name: string; verbs: string[] }[] {
   const out: { name: string; verbs: string[] }[] = [];
   if (t.status) out.push({ name: "status", verbs: ["get", "patch", "update"] });
   if (t.scale) out.push({ name: "scale", verbs: ["get", "patch", "update"] });
+  for (const name of Object.keys(t.subresourceHandlers ?? {})) {
+    if (name === "scale") continue;
+    out.push({ name, verbs: CUSTOM_SUBRESOURCE_VERBS[name] ?? ["get", "update"] });
+  }
   return out;
 }
 
@@ -61,7 +77,7 @@ export function resourceList(
         name: `${t.plural}/${sub.name}`,
         singularName: "",
         namespaced: t.namespaced,
-        kind: sub.name === "scale" ? "Scale" : t.kind,
+        kind: SUBRESOURCE_KINDS[sub.name]?.kind ?? t.kind,
         verbs: sub.verbs,
       });
     }
@@ -117,10 +133,7 @@ function discoveryResource(t: ResourceType): Record<string, unknown> {
       ? {
           subresources: subresourceVerbs(t).map((s) => ({
             subresource: s.name,
-            responseKind:
-              s.name === "scale"
-                ? { group: "autoscaling", version: "v1", kind: "Scale" }
-                : responseKind,
+            responseKind: SUBRESOURCE_KINDS[s.name] ?? responseKind,
             verbs: s.verbs,
           })),
         }

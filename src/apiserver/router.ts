@@ -59,7 +59,7 @@ export async function route(
     const type = deps.server.registry.lookup(info.group, info.version, info.resource);
     if (!type)
       throw new ApiError(404, "NotFound", "the server could not find the requested resource");
-    if (info.namespace !== undefined && !type.namespaced)
+    if (info.namespace !== undefined && !type.namespaced && info.resource !== "namespaces")
       throw new ApiError(404, "NotFound", "the server could not find the requested resource");
     const custom = info.subresource ? type.subresourceHandlers?.[info.subresource] : undefined;
     if (info.subresource && !custom && !(info.subresource === "status" && type.status)) {
@@ -127,6 +127,11 @@ async function authorize(
 
 async function dispatch(ctx: RequestContext): Promise<void> {
   const { verb, name, subresource } = ctx.info;
+  if (!subresource && !ctx.type.verbs.includes(verb)) {
+    throw new MethodNotAllowedError(
+      "the server does not allow this method on the requested resource",
+    );
+  }
   if (subresource && !["get", "update", "patch"].includes(verb)) {
     throw new MethodNotAllowedError(
       `${verb} is not supported on ${ctx.type.plural}/${subresource}`,

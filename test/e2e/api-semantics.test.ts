@@ -227,6 +227,12 @@ describe("API semantics", () => {
     });
   });
 
+  it("answers 405 for verbs a kind does not serve", async () => {
+    const r = await s.request("GET", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews");
+    assert.equal(r.status, 405);
+    assert.equal((r.body as { reason: string }).reason, "MethodNotAllowed");
+  });
+
   it("refuses to delete the system namespaces", async () => {
     const r = await s.request("DELETE", "/api/v1/namespaces/kube-system");
     assert.equal(r.status, 403);

@@ -58,6 +58,8 @@ export function parseRequestInfo(
   }
   const [resource, name, subresource, ...extra] = rest;
   if (!resource || extra.length > 0) return undefined;
+  // kube-apiserver: a Namespace object is "in" itself, so a RoleBinding there can grant access to it.
+  if (resource === "namespaces" && namespace === undefined && name !== undefined) namespace = name;
   let verb = VERBS_BY_METHOD[method] ?? method.toLowerCase();
   if (method === "GET" || method === "HEAD") {
     if (query.get("watch") === "true" || query.get("watch") === "1") verb = "watch";
