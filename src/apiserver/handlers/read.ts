@@ -1,6 +1,5 @@
 /** GET of one object and LIST of a collection, as objects or Tables. */
 import { BadRequestError } from "../../api/errors.js";
-import type { KubeObject } from "../../api/types.js";
 import { negotiate, sendJson } from "../http/respond.js";
 import { apiVersionOf } from "../resources/resource-type.js";
 import { toTable } from "../resources/table.js";
@@ -39,13 +38,21 @@ export async function handleList(ctx: RequestContext): Promise<void> {
   const rv = ctx.query.get("resourceVersion") ?? undefined;
   if (rv && rv !== "0" && !/^\d+$/.test(rv))
     throw new BadRequestError(`invalid resource version: ${rv}`);
-  const page = await ctx.server.store.list(t, {
+  const query = {
     namespace: ctx.info.namespace,
     limit: parseLimit(ctx.query),
     continue: ctx.query.get("continue") ?? undefined,
     resourceVersion: rv,
     filter: selectorFilter(t, ctx.query),
-  });
+  };
+  if (rendering === "object") {
+    const raw = await ctx.server.store.listRaw(t, query);
+    if (raw) {
+      sendJson(ctx.res, 200, listBody(apiVersionOf(t), t.listKind, raw.items, raw));
+      return;
+    }
+  }
+  const page = await ctx.server.store.list(t, query);
   if (rendering === "table") {
     sendJson(
       ctx.res,
@@ -60,14 +67,23 @@ export async function handleList(ctx: RequestContext): Promise<void> {
     );
     return;
   }
-  sendJson(ctx.res, 200, listBody(apiVersionOf(t), t.listKind, page.items, page));
+  sendJson(
+    ctx.res,
+    200,
+    listBody(
+      apiVersionOf(t),
+      t.listKind,
+      page.items.map((o) => JSON.stringify(o)),
+      page,
+    ),
+  );
 }
 
-/** Builds the list JSON by concatenation: items are already plain objects. */
+/** Builds the list JSON by concatenating the items' JSON. */
 function listBody(
   apiVersion: string,
   listKind: string,
-  items: KubeObject[],
+  items: string[],
   meta: { resourceVersion: string; continue?: string; remainingItemCount?: number },
 ): string {
   const metadata = JSON.stringify({
@@ -77,6 +93,5 @@ function listBody(
       ? { remainingItemCount: meta.remainingItemCount }
       : {}),
   });
-  const parts = items.map((o) => JSON.stringify(o));
-  return `{"kind":${JSON.stringify(listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${metadata},"items":[${parts.join(",")}]}`;
+  return `{"kind":${JSON.stringify(listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${metadata},"items":[${items.join(",")}]}`;
 }
