@@ -6,8 +6,8 @@
  * percentiles instead of silently lowering the rate (no coordinated omission).
  * An operation reports failure by throwing; the first few messages are kept.
  * `cpuMsPerOp` is the CPU time of the whole process (every thread: load generator
- * and server) per operation; unlike the rate, it barely moves when other work
- * competes for the cores.
+ * and server) per operation; other work competing for the cores moves it less
+ * than it moves the rate.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { type LatencySummary, round, summarize } from "./stats.js";

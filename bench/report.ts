@@ -43,7 +43,7 @@ export function ratios(r: Results) {
   return {
     apiToFloor,
     api64ToBare64: api64 && bare64 ? round(api64.opsPerSec / bare64.opsPerSec, 3) : 0,
-    /** The same ratio from CPU time per create (all threads); steadier on a busy machine. */
+    /** The same ratio from CPU time per create (all threads): a second opinion on a busy machine. */
     api64ToBare64ByCpu: api64 && bare64 ? round(bare64.cpuMsPerOp / api64.cpuMsPerOp, 3) : 0,
   };
 }

@@ -138,7 +138,14 @@ function report(args: Args, r: Results, startedAt: Date, finishedAt: Date, host:
 }
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
+  let args: Args | "help";
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : String(e));
+    process.exitCode = 2;
+    return;
+  }
   if (args === "help") {
     console.log(USAGE);
     return;
@@ -155,7 +162,10 @@ async function main(): Promise<void> {
   const file = join(args.outDir, `${out.startedAt.replace(/:/g, "-")}.json`);
   await writeFile(file, text);
   await writeFile(join(args.outDir, "latest.json"), text);
-  const header = `Hearth bench (${out.mode}), ${host.cpus} × ${host.cpuModel}, node ${host.node}, ${out.durationS} s`;
+  const load = [host.loadAverageAtStart[0]!, out.machine.loadAverageAtEnd[0]!];
+  const busy =
+    Math.max(...load) > host.cpus / 2 ? " (other work was running: numbers are noisy)" : "";
+  const header = `Hearth bench (${out.mode}), ${host.cpus} × ${host.cpuModel}, node ${host.node}, ${out.durationS} s, load average ${load.join(" → ")}${busy}`;
   console.log(summary(results, header));
   console.log(`\nresults: ${file}`);
   if (out.leftoverResources.length > 0)

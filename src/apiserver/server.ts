@@ -5,11 +5,13 @@
  * closes and `start` resolves.
  */
 
+import { setMaxListeners } from "node:events";
 import { createServer as createHttpServer, type IncomingMessage, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Backend } from "../storage/backend.js";
 import { ValidatingAdmissionPolicyPlugin } from "./admission/policy/index.js";
+import { StorageAdmission } from "./admission/storage-admission.js";
 import { AdmissionChain, type AdmissionPlugin } from "./admission/types.js";
 import { type AccessOptions, setUpAccess } from "./auth/setup.js";
 import { ensureSystemNamespaces } from "./bootstrap.js";
@@ -45,6 +47,7 @@ export class ApiServer {
   readonly registry = new ResourceRegistry(builtinTypes());
   private server?: Server;
   private listening = false;
+  private closedPromise?: Promise<void>;
 
   constructor(private readonly opts: ApiServerOptions) {}
 
@@ -66,7 +69,12 @@ export class ApiServer {
       registry: this.registry,
       bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
       signal,
-      admission: new AdmissionChain([...access.admission, policies, ...(opts.admission ?? [])]),
+      admission: new AdmissionChain([
+        ...access.admission,
+        new StorageAdmission(opts.backend, this.registry),
+        policies,
+        ...(opts.admission ?? []),
+      ]),
       authorizer: access.authorizer,
       ...(access.serviceAccountTokens ? { serviceAccountTokens: access.serviceAccountTokens } : {}),
     };
@@ -98,6 +106,9 @@ export class ApiServer {
     server.headersTimeout = 60_000;
     server.requestTimeout = 0;
     this.server = server;
+    this.closedPromise = new Promise<void>((resolve) => server.once("close", () => resolve()));
+    // Every watch listens on the server's signal.
+    setMaxListeners(0, signal);
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(opts.port, opts.host ?? "127.0.0.1", () => {
@@ -120,8 +131,6 @@ export class ApiServer {
 
   /** Resolves when the listener has closed (after the start signal aborted). */
   async closed(): Promise<void> {
-    const server = this.server;
-    if (!server?.listening) return;
-    await new Promise<void>((resolve) => server.once("close", () => resolve()));
+    await this.closedPromise;
   }
 }

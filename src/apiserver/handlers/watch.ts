@@ -14,7 +14,13 @@ import { negotiate } from "../http/respond.js";
 import { apiVersionOf } from "../resources/resource-type.js";
 import { toTable } from "../resources/table.js";
 import { listPrefix } from "../store/keys.js";
-import { decodeAs, decodeObject, storedResource, tooOldMessage } from "../store/object-store.js";
+import {
+  decodeAs,
+  decodeObject,
+  rawWithRevision,
+  storedResource,
+  tooOldMessage,
+} from "../store/object-store.js";
 import type { RequestContext } from "./context.js";
 import { selectorFilter } from "./filter.js";
 
@@ -27,7 +33,8 @@ export async function handleWatch(ctx: RequestContext): Promise<void> {
   const { rendering, includeObject } = negotiate(ctx.req);
   const rv = ctx.query.get("resourceVersion") ?? "";
   if (rv !== "" && !/^\d+$/.test(rv)) throw new BadRequestError(`invalid resource version: ${rv}`);
-  const filter = selectorFilter(t, ctx.query) ?? (() => true);
+  const selector = selectorFilter(t, ctx.query);
+  const filter = selector ?? (() => true);
   const bookmarks = ctx.query.get("allowWatchBookmarks") === "true";
   const timeoutRaw = Number(ctx.query.get("timeoutSeconds") ?? "");
   const timeoutS =
@@ -77,9 +84,18 @@ export async function handleWatch(ctx: RequestContext): Promise<void> {
       after = Number(rv);
     }
     lastRevision = after;
+    // Every watcher of a kind gets the same event object: an unfiltered JSON watcher
+    // reuses the line the first one encoded instead of parsing and encoding again.
+    const shared = !selector && !t.storage && rendering === "object";
     const onEvent = (ev: StorageEvent) => {
-      const out = toWatchEvent(ev, filter, (kv) => decodeAs(t, kv));
       lastRevision = ev.kv.modRevision;
+      if (shared) {
+        if (abort.signal.aborted) return;
+        const ok = res.write(sharedLine(ev));
+        if (!ok && ++pending > MAX_PENDING) stop();
+        return;
+      }
+      const out = toWatchEvent(ev, filter, (kv) => decodeAs(t, kv));
       if (out) send(out.type, out.object);
     };
     await ctx.server.backend.watch(
@@ -118,6 +134,19 @@ export async function handleWatch(ctx: RequestContext): Promise<void> {
     ctx.server.signal.removeEventListener("abort", stop);
     res.end();
   }
+}
+
+const sharedLines = new WeakMap<StorageEvent, string>();
+
+/** The watch line of an event for watchers without a selector, encoded once. */
+function sharedLine(ev: StorageEvent): string {
+  let line = sharedLines.get(ev);
+  if (line === undefined) {
+    const type: WatchEventType = ev.type === "delete" ? "DELETED" : ev.prev ? "MODIFIED" : "ADDED";
+    line = `{"type":"${type}","object":${rawWithRevision(ev.kv)}}\n`;
+    sharedLines.set(ev, line);
+  }
+  return line;
 }
 
 /** Maps a storage event to a watch event for this selector, or none; `decode` reads a stored object. */

@@ -11,14 +11,15 @@ export function sendJson(
   body: unknown,
   extraHeaders: Record<string, string> = {},
 ): void {
-  const text = typeof body === "string" ? body : JSON.stringify(body);
+  // Encode once: the byte length and the bytes sent come from the same Buffer.
+  const bytes = Buffer.from(typeof body === "string" ? body : JSON.stringify(body));
   res.writeHead(code, {
     "Content-Type": "application/json",
-    "Content-Length": Buffer.byteLength(text),
+    "Content-Length": bytes.length,
     "Cache-Control": "no-cache, private",
     ...extraHeaders,
   });
-  res.end(text);
+  res.end(bytes);
 }
 
 export function sendError(res: ServerResponse, err: unknown): void {
