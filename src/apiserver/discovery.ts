@@ -30,11 +30,14 @@ export function wantsAggregated(req: IncomingMessage): boolean {
 const SUBRESOURCE_KINDS: Record<string, { group: string; version: string; kind: string }> = {
   scale: { group: "autoscaling", version: "v1", kind: "Scale" },
   token: { group: "authentication.k8s.io", version: "v1", kind: "TokenRequest" },
+  binding: { group: "", version: "v1", kind: "Binding" },
 };
 
 /** Verbs of the custom subresources, as kube-apiserver lists them. */
 const CUSTOM_SUBRESOURCE_VERBS: Record<string, string[]> = {
   token: ["create"],
+  binding: ["create"],
+  log: ["get"],
   finalize: ["update"],
 };
 

@@ -1,4 +1,5 @@
 /** A small flag parser: `--name value`, `--name=value`, boolean `--flag`. */
+import { isQuantity, quantityValue } from "../api/quantity.js";
 
 export interface ParsedArgs {
   flags: Map<string, string>;
@@ -34,4 +35,14 @@ export function intFlag(args: ParsedArgs, name: string, fallback: number): numbe
   if (!Number.isInteger(n) || n < 0)
     throw new Error(`--${name} must be a non-negative integer, got ${JSON.stringify(v)}`);
   return n;
+}
+
+/** A quantity flag (`--volume-pool-size 100Gi`) in whole units (bytes). */
+export function quantityFlag(args: ParsedArgs, name: string, fallback: string): bigint {
+  const v = args.flags.get(name) ?? fallback;
+  if (!isQuantity(v) || quantityValue(v) <= 0n)
+    throw new Error(
+      `--${name} must be a positive quantity such as 100Gi, got ${JSON.stringify(v)}`,
+    );
+  return quantityValue(v);
 }

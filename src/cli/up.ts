@@ -1,11 +1,15 @@
 /**
- * `hearth up [--data-dir DIR] [--port N] [--token-auth-file FILE]`: runs the
+ * `hearth up [--data-dir DIR] [--port N] [--token-auth-file FILE]
+ * [--volume-pool-size 100Gi] [--pod-cidr CIDR] [--node-name NAME]
+ * [--keep-workloads] [--no-node-agent]`: runs the
  * platform on this machine. For now that is the apiserver on SQLite at
  * DIR/state.db, over HTTPS with the PKI in DIR/pki, and DIR/admin.kubeconfig for
  * kubectl. Users: the admin token (system:masters), kube's token file, client
  * certificates signed by DIR/pki/ca.crt, ServiceAccount tokens signed with
  * DIR/pki/sa.key; RBAC decides what they may do. Prints one line when ready;
- * SIGTERM or SIGINT stop it cleanly.
+ * SIGTERM or SIGINT stop it cleanly. One node agent (`node.ts`) runs this
+ * machine's pods under DIR/pods; it stops them on SIGTERM unless
+ * `--keep-workloads`.
  */
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -15,11 +19,12 @@ import { ApiServer, loadTokenFile } from "../apiserver/index.js";
 import { createHttpClient, writeKubeconfig } from "../client/index.js";
 import { runCoreControllers } from "../controllers/index.js";
 import { openSqliteBackend } from "../storage/index.js";
-import { intFlag, parseArgs } from "./args.js";
+import { intFlag, parseArgs, quantityFlag } from "./args.js";
 import { ensurePki } from "./data-dir.js";
+import { agentOptions, NODE_BOOLEAN_FLAGS, startNodeAgent } from "./node.js";
 
 export async function up(argv: string[]): Promise<void> {
-  const args = parseArgs(argv);
+  const args = parseArgs(argv, [...NODE_BOOLEAN_FLAGS, "no-node-agent"]);
   const dataDir = resolve(args.flags.get("data-dir") ?? ".hearth");
   const port = intFlag(args, "port", 6443);
   const host = args.flags.get("host") ?? "127.0.0.1";
@@ -74,13 +79,34 @@ export async function up(argv: string[]): Promise<void> {
   });
   const controllersDone = runCoreControllers(controllerClient, controller.signal, {
     log: logError,
+    storage: {
+      volumesDir: join(dataDir, "volumes"),
+      poolBytes: quantityFlag(args, "volume-pool-size", "100Gi"),
+    },
   });
+
+  // One node agent runs this machine's pods; pods live under DIR/pods.
+  const nodeStop = new AbortController();
+  const nodeClient = createHttpClient({
+    server: server_url,
+    caPem: pki.ca.certPem,
+    token: pki.adminToken,
+    userAgent: "hearth-node",
+  });
+  const agent =
+    args.flags.get("no-node-agent") === "true"
+      ? undefined
+      : await startNodeAgent(nodeClient, agentOptions(args, dataDir, logError), nodeStop.signal);
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, "stopping");
+    // The node agent first: it stops the pods (unless --keep-workloads) while the API still answers.
+    nodeStop.abort();
+    await agent?.stopped();
+    nodeClient.close();
     controller.abort();
     await controllersDone;
     controllerClient.close();

@@ -1,15 +1,26 @@
 /**
  * The core controllers `hearth up` runs against its own API: namespace
- * lifecycle and the garbage collector. Everything goes through the client.
+ * lifecycle, the garbage collector, the scheduler, the endpoints controller
+ * and the batch controllers (Jobs, CronJobs).
+ * Everything goes through the client.
  */
 import { setMaxListeners } from "node:events";
 import type { Client } from "../client/index.js";
 import { Controller, Informer } from "../runtime/index.js";
 import { GarbageCollector } from "./garbage-collector/index.js";
+import { startBatchControllers } from "./jobs/index.js";
 import { NamespaceReconciler } from "./namespace/index.js";
+import { Scheduler } from "./scheduler/index.js";
+import { EndpointsController } from "./services/index.js";
+import { runStorageControllers } from "./storage/index.js";
 
 export interface CoreControllerOptions {
   log?(msg: string, err?: unknown): void;
+  /**
+   * The volume pool (`DIR/volumes` and its size in bytes): when set, the storage
+   * controllers (PV binding and provisioning, pvc/pv protection) run too.
+   */
+  storage?: { volumesDir: string; poolBytes: bigint };
 }
 
 /** Runs until `signal` aborts; resolves once every loop has stopped. */
@@ -38,5 +49,15 @@ export async function runCoreControllers(
   const gc = new GarbageCollector(client, {
     onError: (key, err) => log(`garbage collector ${key}`, err),
   });
-  await Promise.all([nsInformer.run(signal), namespaces.run(signal), gc.run(signal)]);
+  const scheduler = new Scheduler(client, { log });
+  const endpoints = new EndpointsController(client, { log });
+  await Promise.all([
+    nsInformer.run(signal),
+    namespaces.run(signal),
+    gc.run(signal),
+    scheduler.run(signal),
+    endpoints.run(signal),
+    startBatchControllers(client, signal, { log }).done,
+    opts.storage && runStorageControllers(client, signal, { ...opts.storage, log }),
+  ]);
 }

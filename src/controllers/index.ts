@@ -1,4 +1,17 @@
-/** Core controllers: namespace lifecycle, garbage collection. */
+/** Core controllers: namespace lifecycle, garbage collection, scheduling, service endpoints. */
 export { type CoreControllerOptions, runCoreControllers } from "./core.js";
 export { GarbageCollector } from "./garbage-collector/index.js";
 export { CONTENT_REQUEUE_MS, NamespaceReconciler } from "./namespace/index.js";
+export { Scheduler, type SchedulerOptions } from "./scheduler/index.js";
+export {
+  EndpointsController,
+  ResolveError,
+  resolveHost,
+  resolveService,
+} from "./services/index.js";
+export {
+  ensureDefaultStorageClass,
+  runStorageControllers,
+  type StorageControllerOptions,
+  VolumePool,
+} from "./storage/index.js";

@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 /** The `hearth` executable: picks a command and runs it. */
-import { up } from "../cli/index.js";
+import { node, up } from "../cli/index.js";
 
 const USAGE = `usage: hearth <command> [flags]
 
 commands:
   up [--data-dir DIR] [--port N] [--host ADDR]   run the platform (defaults ./.hearth, 6443)
+     [--pod-cidr CIDR] [--node-name NAME] [--keep-workloads] [--no-node-agent]
+  node --kubeconfig FILE [--data-dir DIR]        run a node agent against an apiserver
+     [--node-name NAME] [--pod-cidr CIDR] [--image-table FILE] [--keep-workloads]
 `;
 
 async function main(argv: string[]): Promise<void> {
@@ -13,6 +16,8 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case "up":
       return up(rest);
+    case "node":
+      return node(rest);
     case undefined:
     case "help":
     case "--help":

@@ -26,6 +26,8 @@ export interface InformerOptions {
   kind: string;
   namespace?: string;
   labelSelector?: string;
+  /** A field selector (`spec.nodeName=n1`): the cache holds only matching objects. */
+  fieldSelector?: string;
   /** Called when list or watch fails with something other than 410 (then retried). */
   onError?(err: unknown): void;
   /** Delay before retrying after an error, ms. */
@@ -100,6 +102,7 @@ export class Informer {
     const list = await this.client.list(this.opts.apiVersion, this.opts.kind, {
       ...(this.opts.namespace ? { namespace: this.opts.namespace } : {}),
       ...(this.opts.labelSelector ? { labelSelector: this.opts.labelSelector } : {}),
+      ...(this.opts.fieldSelector ? { fieldSelector: this.opts.fieldSelector } : {}),
     });
     const seen = new Set<string>();
     for (const obj of list.items) {
@@ -129,6 +132,7 @@ export class Informer {
         timeoutSeconds: 300 + Math.floor(Math.random() * 300),
         ...(this.opts.namespace ? { namespace: this.opts.namespace } : {}),
         ...(this.opts.labelSelector ? { labelSelector: this.opts.labelSelector } : {}),
+        ...(this.opts.fieldSelector ? { fieldSelector: this.opts.fieldSelector } : {}),
       },
       signal,
     );

@@ -26,11 +26,18 @@ export interface AdmissionAttributes {
 
 export interface AdmissionPlugin {
   name: string;
+  /**
+   * Mutating admission (kube's `MutationInterface`): may set fields of
+   * `attrs.object` from other objects (DefaultStorageClass). Every plugin's
+   * `admit` runs before any `validate`; the object was already checked against
+   * its schema, so a mutation must keep it valid.
+   */
+  admit?(attrs: AdmissionAttributes): Promise<void> | void;
   /** Returns warnings for the client; throws an ApiError to refuse. */
   validate(attrs: AdmissionAttributes): Promise<string[]> | string[];
 }
 
-/** Runs plugins in order; the first refusal wins. */
+/** Runs the mutating phase, then the validating one, in plugin order; the first refusal wins. */
 export class AdmissionChain {
   constructor(private readonly plugins: AdmissionPlugin[] = []) {}
 
@@ -39,6 +46,7 @@ export class AdmissionChain {
   }
 
   async validate(attrs: AdmissionAttributes): Promise<string[]> {
+    for (const p of this.plugins) await p.admit?.(attrs);
     const warnings: string[] = [];
     for (const p of this.plugins) warnings.push(...(await p.validate(attrs)));
     return warnings;

@@ -3,7 +3,8 @@
  * without finalizers is removed at once (Status Success); one with finalizers is
  * marked with `deletionTimestamp` and stays until the last finalizer is removed.
  * `propagationPolicy` becomes the garbage collector's `orphan` / `foregroundDeletion`
- * finalizers. Preconditions on uid and resourceVersion are honoured.
+ * finalizers. Preconditions on uid and resourceVersion are honoured. Kinds with
+ * a grace period (pods) are deleted gracefully (`graceful-delete.ts`).
  */
 import {
   BadRequestError,
@@ -17,6 +18,7 @@ import { sendJson } from "../http/respond.js";
 import type { ResourceType } from "../resources/resource-type.js";
 import { admit, nowTimestamp, type RequestContext } from "./context.js";
 import { selectorFilter } from "./filter.js";
+import { type GracefulPlan, gracefulPlan } from "./graceful-delete.js";
 
 export const ORPHAN_FINALIZER = "orphan";
 export const FOREGROUND_FINALIZER = "foregroundDeletion";
@@ -105,6 +107,8 @@ export async function deleteObject(
     const refusal = t.undeletable?.(obj);
     if (refusal) throw new ForbiddenError({ group: t.group, resource: t.plural, name }, refusal);
     if (attempt === 0) await admit(ctx, "DELETE", undefined, obj);
+    const plan = gracefulPlan(t, obj, opts.gracePeriodSeconds);
+    if (plan.kind === "pending") return obj;
     const finalizers = finalizersFor(
       obj,
       obj.metadata.deletionTimestamp ? undefined : opts.propagationPolicy,
@@ -112,6 +116,7 @@ export async function deleteObject(
     const pending = t.pendingFinalizers?.(obj) ?? [];
     const revision = Number(obj.metadata.resourceVersion);
     try {
+      if (plan.kind === "mark") return await markGraceful(ctx, obj, plan, finalizers, dryRun);
       if (finalizers.length === 0 && pending.length === 0) {
         if (dryRun) return successStatus(t, obj);
         const gone = await store.remove(t, obj, revision);
@@ -140,6 +145,34 @@ export async function deleteObject(
       throw e;
     }
   }
+}
+
+/** Stores the graceful deletion fields; removes the object when grace is 0 and nothing holds it. */
+async function markGraceful(
+  ctx: RequestContext,
+  obj: KubeObject,
+  plan: Extract<GracefulPlan, { kind: "mark" }>,
+  finalizers: string[],
+  dryRun: boolean,
+): Promise<KubeObject | Status> {
+  const t = ctx.type;
+  const marked: KubeObject = structuredClone(obj);
+  t.prepareForDelete?.(marked);
+  marked.metadata = {
+    ...marked.metadata,
+    finalizers,
+    deletionTimestamp: plan.deletionTimestamp,
+    deletionGracePeriodSeconds: plan.deletionGracePeriodSeconds,
+    generation: (obj.metadata.generation ?? 1) + (obj.metadata.deletionTimestamp ? 0 : 1),
+  };
+  if (finalizers.length === 0) delete marked.metadata.finalizers;
+  const held = finalizers.length > 0 || (t.pendingFinalizers?.(marked) ?? []).length > 0;
+  if (dryRun)
+    return plan.deletionGracePeriodSeconds === 0 && !held ? successStatus(t, obj) : marked;
+  const store = ctx.server.store;
+  const updated = await store.update(t, marked, Number(obj.metadata.resourceVersion));
+  if (plan.deletionGracePeriodSeconds > 0 || held) return updated;
+  return successStatus(t, await store.remove(t, updated, Number(updated.metadata.resourceVersion)));
 }
 
 export async function handleDelete(ctx: RequestContext): Promise<void> {

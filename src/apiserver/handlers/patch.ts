@@ -25,7 +25,7 @@ import {
 import { apiVersionOf } from "../resources/resource-type.js";
 import { admitCreate, admitUpdate, checkEnvelope } from "./admit.js";
 import { admit, nowTimestamp, type RequestContext, warningHeaders } from "./context.js";
-import { checkNamespaceAcceptsContent, persistUpdate } from "./write.js";
+import { checkNamespaceAcceptsContent, persistUpdate, storeNew } from "./write.js";
 
 const PATCH_TYPES =
   "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml";
@@ -97,7 +97,7 @@ async function applyCreate(
   await checkNamespaceAcceptsContent(ctx, obj.metadata.namespace);
   await admit(ctx, "CREATE", obj, undefined);
   if (ctx.query.get("dryRun") === "All") return { object: obj, created: true };
-  return { object: await ctx.server.store.create(t, obj), created: true };
+  return { object: await storeNew(ctx, obj), created: true };
 }
 
 /** Server-side apply of `applied` by this request's field manager onto `live`. */

@@ -16,6 +16,7 @@ import { decodeBody, readBodyBytes } from "../http/body.js";
 import { sendJson } from "../http/respond.js";
 import { admitCreate, admitUpdate, checkEnvelope } from "./admit.js";
 import { admit, type RequestContext, warningHeaders } from "./context.js";
+import { inGracePeriod } from "./graceful-delete.js";
 
 /** kube-apiserver refuses new objects of a kind whose CRD is being deleted. */
 export function checkKindAcceptsContent(ctx: RequestContext): void {
@@ -56,8 +57,14 @@ export async function handleCreate(ctx: RequestContext): Promise<void> {
     sendJson(ctx.res, 201, obj, warningHeaders(ctx));
     return;
   }
-  const created = await ctx.server.store.create(ctx.type, obj);
+  const created = await storeNew(ctx, obj);
   sendJson(ctx.res, 201, created, warningHeaders(ctx));
+}
+
+/** Stores a new object, through the type's `storeCreate` (allocations) when it has one. */
+export function storeNew(ctx: RequestContext, obj: KubeObject): Promise<KubeObject> {
+  const store = (o: KubeObject) => ctx.server.store.create(ctx.type, o);
+  return ctx.type.storeCreate ? ctx.type.storeCreate(ctx, obj, store) : store(obj);
 }
 
 export async function handleUpdate(ctx: RequestContext): Promise<void> {
@@ -103,7 +110,8 @@ export async function persistUpdate(
   const held =
     (next.metadata.finalizers ?? []).length > 0 ||
     (ctx.type.pendingFinalizers?.(next) ?? []).length > 0;
-  if (next.metadata.deletionTimestamp && !held) {
+  // An object waiting out its grace period (a pod being stopped) stays until deleted with grace 0.
+  if (next.metadata.deletionTimestamp && !held && !inGracePeriod(next)) {
     const updated = await ctx.server.store.update(ctx.type, next, revision);
     return ctx.server.store.remove(ctx.type, updated, Number(updated.metadata.resourceVersion));
   }

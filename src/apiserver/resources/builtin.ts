@@ -4,7 +4,11 @@
  * Lease; apiextensions.k8s.io/v1 CustomResourceDefinition; events.k8s.io/v1
  * Event (over v1 Events' storage); rbac.authorization.k8s.io/v1 Role,
  * ClusterRole, RoleBinding, ClusterRoleBinding; the computed reviews of
- * authorization.k8s.io and authentication.k8s.io; ServiceAccount `token`.
+ * authorization.k8s.io and authentication.k8s.io; ServiceAccount `token`;
+ * storage.k8s.io/v1 StorageClass, v1 PersistentVolume and PersistentVolumeClaim;
+ * v1 Service and Endpoints, discovery.k8s.io/v1 EndpointSlice; v1 Pod (with
+ * `log` and `binding`, `pod-type.ts`) and Node (`node-type.ts`); batch/v1 Job
+ * and CronJob (`batch-types.ts`).
  */
 import type { KubeObject } from "../../api/types.js";
 import { bindingResourceType, policyResourceType } from "../admission/policy/index.js";
@@ -19,9 +23,13 @@ import {
   secretSchema,
   serviceAccountSchema,
 } from "../schemas/index.js";
-import { podSchema } from "../schemas/pod.js";
+import { BATCH_TYPES } from "./batch-types.js";
 import { namespaceType } from "./namespace-type.js";
+import { nodeType } from "./node-type.js";
+import { podType } from "./pod-type.js";
 import { type ResourceType, STANDARD_VERBS } from "./resource-type.js";
+import { serviceTypes } from "./service-types.js";
+import { STORAGE_TYPES } from "./storage-types.js";
 import { age } from "./table.js";
 
 type Base = Pick<ResourceType, "group" | "version" | "kind" | "plural" | "singular"> &
@@ -169,30 +177,6 @@ const events = builtinType({
   validate: (obj) => legacyEventErrors(obj),
 });
 
-const pods = builtinType({
-  group: "",
-  version: "v1",
-  kind: "Pod",
-  plural: "pods",
-  singular: "pod",
-  shortNames: ["po"],
-  categories: ["all"],
-  status: true,
-  schema: podSchema,
-  columns: [
-    {
-      name: "Status",
-      type: "string",
-      description: "The phase of the pod",
-      cell: (o) => str((o.status as { phase?: string } | undefined)?.phase ?? "Pending"),
-    },
-  ],
-  selectableFields: (o) => ({
-    "spec.nodeName": str((o.spec as { nodeName?: string } | undefined)?.nodeName),
-    "status.phase": str((o.status as { phase?: string } | undefined)?.phase),
-  }),
-});
-
 const leases = builtinType({
   group: "coordination.k8s.io",
   version: "v1",
@@ -214,7 +198,8 @@ const leases = builtinType({
 export function builtinTypes(): ResourceType[] {
   return [
     namespaceType,
-    pods,
+    podType,
+    nodeType,
     configMaps,
     secrets,
     serviceAccounts,
@@ -226,5 +211,8 @@ export function builtinTypes(): ResourceType[] {
     eventsV1Type,
     ...RBAC_TYPES,
     ...AUTH_REVIEW_TYPES,
+    ...serviceTypes(),
+    ...STORAGE_TYPES,
+    ...BATCH_TYPES,
   ];
 }

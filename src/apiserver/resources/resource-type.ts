@@ -73,6 +73,12 @@ export interface ResourceType {
   prepareForUpdate?(obj: KubeObject, old: KubeObject): void;
   /** Finalizers beyond `metadata.finalizers` that keep a deleted object (Namespace `spec.finalizers`). */
   pendingFinalizers?(obj: KubeObject): string[];
+  /**
+   * Graceful deletion (pods): the grace period in seconds a DELETE gives the
+   * object, from the requested `gracePeriodSeconds` (undefined when not asked);
+   * 0 deletes at once. See `handlers/graceful-delete.ts`.
+   */
+  gracePeriod?(obj: KubeObject, requested: number | undefined): number;
   /** Called when a DELETE marks the object (may throw to refuse, e.g. a namespace already terminating). */
   prepareForDelete?(obj: KubeObject): void;
   /** A custom kind whose CRD is being deleted: served, but takes no new objects. */
@@ -86,6 +92,15 @@ export interface ResourceType {
   virtualCreate?(ctx: RequestContext, body: KubeObject): Promise<KubeObject>;
   /** Set when the objects live in another resource's storage, converted. */
   storage?: StorageMapping;
+  /**
+   * Stores a new object through `store` (not on dry run), for values that must be
+   * unique across objects: a Service's ClusterIP is chosen and stored under one lock.
+   */
+  storeCreate?(
+    ctx: RequestContext,
+    obj: KubeObject,
+    store: (obj: KubeObject) => Promise<KubeObject>,
+  ): Promise<KubeObject>;
   /** Subresources beyond status and scale, each handling its whole request (e.g. `finalize`, `token`). */
   subresourceHandlers?: Record<string, (ctx: RequestContext) => Promise<void>>;
 }

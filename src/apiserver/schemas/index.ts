@@ -16,11 +16,19 @@ import {
   subjectAccessReviewSchema,
 } from "./authorization.js";
 import { configMapSchema } from "./config-map.js";
+import { cronJobSchema } from "./cron-job.js";
 import { customResourceDefinitionSchema } from "./custom-resource-definition.js";
+import { endpointSliceSchema } from "./endpoint-slice.js";
+import { endpointsSchema } from "./endpoints.js";
 import { eventSchema } from "./event.js";
 import { eventsV1EventSchema } from "./events-v1-event.js";
+import { jobSchema } from "./job.js";
 import { leaseSchema } from "./lease.js";
 import { namespaceSchema } from "./namespace.js";
+import { nodeSchema } from "./node.js";
+import { persistentVolumeSchema } from "./persistent-volume.js";
+import { persistentVolumeClaimSchema } from "./persistent-volume-claim.js";
+import { podSchema } from "./pod.js";
 import {
   clusterRoleBindingSchema,
   clusterRoleSchema,
@@ -28,7 +36,9 @@ import {
   roleSchema,
 } from "./rbac.js";
 import { secretSchema } from "./secret.js";
+import { serviceSchema } from "./service.js";
 import { serviceAccountSchema } from "./service-account.js";
+import { storageClassSchema } from "./storage-class.js";
 
 export { customResourceSchema } from "./custom-resource.js";
 export { API_VERSION_DESCRIPTION, KIND_DESCRIPTION, kindSchema } from "./kind.js";
@@ -39,12 +49,20 @@ export {
   clusterRoleBindingSchema,
   clusterRoleSchema,
   configMapSchema,
+  cronJobSchema,
   customResourceDefinitionSchema,
+  endpointSliceSchema,
+  endpointsSchema,
   eventSchema,
   eventsV1EventSchema,
+  jobSchema,
   leaseSchema,
   localSubjectAccessReviewSchema,
   namespaceSchema,
+  nodeSchema,
+  persistentVolumeClaimSchema,
+  persistentVolumeSchema,
+  podSchema,
   roleBindingSchema,
   roleSchema,
   secretSchema,
@@ -52,6 +70,8 @@ export {
   selfSubjectReviewSchema,
   selfSubjectRulesReviewSchema,
   serviceAccountSchema,
+  serviceSchema,
+  storageClassSchema,
   subjectAccessReviewSchema,
   tokenRequestSchema,
 };
@@ -62,6 +82,8 @@ export function schemaKey(gvk: GroupVersionKind): string {
 
 const all: Schema[] = [
   namespaceSchema,
+  podSchema,
+  nodeSchema,
   configMapSchema,
   secretSchema,
   serviceAccountSchema,
@@ -79,6 +101,14 @@ const all: Schema[] = [
   selfSubjectRulesReviewSchema,
   selfSubjectReviewSchema,
   tokenRequestSchema,
+  serviceSchema,
+  endpointsSchema,
+  endpointSliceSchema,
+  storageClassSchema,
+  persistentVolumeSchema,
+  persistentVolumeClaimSchema,
+  jobSchema,
+  cronJobSchema,
 ];
 
 /** Every built-in kind's schema, keyed by `schemaKey`. */

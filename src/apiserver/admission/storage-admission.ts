@@ -1,0 +1,74 @@
+/**
+ * kube's storage admission plugins, over the stored StorageClasses:
+ * - DefaultStorageClass (mutating): a new claim that names no class
+ *   (`spec.storageClassName` absent, not "") gets the default class — the newest
+ *   one annotated `storageclass.kubernetes.io/is-default-class: "true"`. With no
+ *   default class the claim is left as it is.
+ * - PersistentVolumeClaimResize (validating): a claim's storage request may grow
+ *   only when its class allows volume expansion.
+ */
+import { ForbiddenError } from "../../api/errors.js";
+import { compareQuantities, isQuantity } from "../../api/quantity.js";
+import {
+  BETA_CLASS_ANNOTATION,
+  chooseDefaultClass,
+  claimClassName,
+  type PersistentVolumeClaim,
+  type StorageClass,
+} from "../../api/storage.js";
+import type { Backend } from "../../storage/backend.js";
+import type { ResourceRegistry } from "../resources/registry.js";
+import { ObjectStore } from "../store/object-store.js";
+import type { AdmissionAttributes, AdmissionPlugin } from "./types.js";
+
+function isClaimWrite(attrs: AdmissionAttributes): boolean {
+  return (
+    attrs.type.group === "" &&
+    attrs.type.plural === "persistentvolumeclaims" &&
+    attrs.subresource === ""
+  );
+}
+
+export class StorageAdmission implements AdmissionPlugin {
+  readonly name = "DefaultStorageClass,PersistentVolumeClaimResize";
+  private readonly store: ObjectStore;
+
+  constructor(
+    backend: Backend,
+    private readonly registry: ResourceRegistry,
+  ) {
+    this.store = new ObjectStore(backend);
+  }
+
+  private async classes(): Promise<StorageClass[]> {
+    const t = this.registry.lookup("storage.k8s.io", "v1", "storageclasses");
+    if (!t) return [];
+    return (await this.store.list(t, {})).items as StorageClass[];
+  }
+
+  async admit(attrs: AdmissionAttributes): Promise<void> {
+    if (attrs.operation !== "CREATE" || !isClaimWrite(attrs) || !attrs.object) return;
+    const pvc = attrs.object as PersistentVolumeClaim;
+    if (pvc.spec?.storageClassName !== undefined) return;
+    if (pvc.metadata.annotations?.[BETA_CLASS_ANNOTATION] !== undefined) return;
+    const chosen = chooseDefaultClass(await this.classes());
+    if (chosen) pvc.spec = { ...pvc.spec, storageClassName: chosen.metadata.name! };
+  }
+
+  async validate(attrs: AdmissionAttributes): Promise<string[]> {
+    if (attrs.operation !== "UPDATE" || !isClaimWrite(attrs)) return [];
+    const pvc = attrs.object as PersistentVolumeClaim;
+    const old = attrs.oldObject as PersistentVolumeClaim;
+    const now = pvc.spec?.resources?.requests?.storage;
+    const before = old.spec?.resources?.requests?.storage;
+    if (!isQuantity(now) || !isQuantity(before) || compareQuantities(now!, before!) <= 0) return [];
+    const className = claimClassName(old);
+    const sc = (await this.classes()).find((c) => c.metadata.name === className);
+    if (!old.spec?.volumeName || !className || sc?.allowVolumeExpansion !== true)
+      throw new ForbiddenError(
+        { group: "", resource: "persistentvolumeclaims", name: attrs.name },
+        "only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize",
+      );
+    return [];
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * GET `/api/v1/namespaces/<ns>/pods/<name>/log`: kube-apiserver's pod log
+ * subresource. The apiserver checks the container and the options, then
+ * proxies to the node agent that runs the pod, at the Node's InternalIP and
+ * `status.daemonEndpoints.kubeletEndpoint.Port`, with the bearer token the agent
+ * published in the Node's annotations. `follow` streams until the container's
+ * run ends, the client goes away or the server stops.
+ */
+import http from "node:http";
+import {
+  ApiError,
+  BadRequestError,
+  MethodNotAllowedError,
+  NotFoundError,
+} from "../../api/errors.js";
+import { NODE_LOG_TOKEN_ANNOTATION, type Node, type Pod } from "../../api/pod.js";
+import type { RequestContext } from "../handlers/context.js";
+
+const OPTIONS = [
+  "container",
+  "follow",
+  "previous",
+  "tailLines",
+  "timestamps",
+  "limitBytes",
+  "sinceSeconds",
+];
+
+function isTrue(v: string | null): boolean {
+  return v === "true" || v === "1";
+}
+
+/** The container whose log is asked for; kube's wording for a missing or wrong name. */
+export function logContainer(pod: Pod, asked: string | null): string {
+  const names = [...(pod.spec.containers ?? []), ...(pod.spec.initContainers ?? [])].map(
+    (c) => c.name,
+  );
+  const podName = pod.metadata.name ?? "";
+  if (!asked) {
+    if ((pod.spec.containers ?? []).length === 1) return pod.spec.containers[0]!.name;
+    throw new BadRequestError(
+      `a container name must be specified for pod ${podName}, choose one of: [${names.join(" ")}]`,
+    );
+  }
+  if (!names.includes(asked))
+    throw new BadRequestError(`container ${asked} is not valid for pod ${podName}`);
+  return asked;
+}
+
+function checkOptions(query: URLSearchParams): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const name of ["tailLines", "limitBytes", "sinceSeconds"]) {
+    const v = query.get(name);
+    if (v === null) continue;
+    const n = Number(v);
+    const min = name === "tailLines" ? 0 : 1;
+    if (!Number.isInteger(n) || n < min)
+      throw new ApiError(
+        422,
+        "Invalid",
+        `PodLogOptions "" is invalid: ${name}: Invalid value: ${v}: must be greater than ${min === 0 ? "or equal to 0" : "0"}`,
+      );
+    out.set(name, String(n));
+  }
+  for (const name of ["follow", "previous", "timestamps"])
+    if (isTrue(query.get(name))) out.set(name, "true");
+  for (const key of query.keys())
+    if (!OPTIONS.includes(key) && key !== "pretty" && key !== "insecureSkipTLSVerifyBackend")
+      throw new BadRequestError(`unknown log option ${JSON.stringify(key)}`);
+  return out;
+}
+
+/** Where the node agent of `nodeName` serves logs, and its token. */
+async function agentEndpoint(ctx: RequestContext, nodeName: string) {
+  const nodeType = ctx.server.registry.lookup("", "v1", "nodes");
+  const node = nodeType
+    ? ((await ctx.server.store.tryGet(nodeType, undefined, nodeName)) as Node | undefined)
+    : undefined;
+  if (!node) throw new NotFoundError({ group: "", resource: "nodes", name: nodeName });
+  const address = node.status?.addresses?.find((a) => a.type === "InternalIP")?.address;
+  const port = node.status?.daemonEndpoints?.kubeletEndpoint?.Port;
+  if (!address || !port)
+    throw new ApiError(
+      503,
+      "ServiceUnavailable",
+      `node ${nodeName} does not publish a kubelet endpoint`,
+    );
+  return { address, port, token: node.metadata.annotations?.[NODE_LOG_TOKEN_ANNOTATION] ?? "" };
+}
+
+export async function handlePodLog(ctx: RequestContext): Promise<void> {
+  if (ctx.req.method !== "GET")
+    throw new MethodNotAllowedError(
+      "the server does not allow this method on the requested resource",
+    );
+  const pod = (await ctx.server.store.get(ctx.type, ctx.info.namespace, ctx.info.name!)) as Pod;
+  const container = logContainer(pod, ctx.query.get("container"));
+  const query = checkOptions(ctx.query);
+  const nodeName = pod.spec.nodeName;
+  if (!nodeName) {
+    // kube-apiserver: a pod not yet on a node has no log, and no error.
+    ctx.res.writeHead(200, { "Content-Type": "text/plain" });
+    ctx.res.end();
+    return;
+  }
+  const { address, port, token } = await agentEndpoint(ctx, nodeName);
+  const path = `/containerLogs/${encodeURIComponent(pod.metadata.namespace ?? "")}/${encodeURIComponent(pod.metadata.name ?? "")}/${encodeURIComponent(container)}?${query}`;
+  await proxy(ctx, { address, port, token, path });
+}
+
+function proxy(
+  ctx: RequestContext,
+  target: { address: string; port: number; token: string; path: string },
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const upstream = http.request({
+      host: target.address,
+      port: target.port,
+      path: target.path,
+      method: "GET",
+      headers: { authorization: `Bearer ${target.token}` },
+      signal: ctx.server.signal,
+    });
+    const stop = () => upstream.destroy();
+    ctx.res.on("close", stop);
+    upstream.on("error", (e) => {
+      ctx.res.off("close", stop);
+      if (ctx.res.headersSent) {
+        ctx.res.end();
+        resolve();
+      } else
+        reject(
+          new ApiError(
+            500,
+            "InternalError",
+            `Get "http://${target.address}:${target.port}${target.path}": ${e.message}`,
+          ),
+        );
+    });
+    upstream.on("response", (res) => {
+      const code = res.statusCode ?? 500;
+      const type = res.headers["content-type"] ?? "text/plain";
+      ctx.res.writeHead(code, { "Content-Type": type, "Cache-Control": "no-cache, private" });
+      res.pipe(ctx.res);
+      res.on("end", () => resolve());
+      res.on("close", () => resolve());
+    });
+    upstream.end();
+  });
+}

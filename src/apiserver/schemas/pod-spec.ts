@@ -1,0 +1,149 @@
+/**
+ * core/v1 `PodSpec` as Hearth serves it: containers and initContainers (merged
+ * by name), volumes (merged by name), restartPolicy, grace period, deadline,
+ * scheduling (nodeName, nodeSelector, tolerations, pod anti-affinity) and the
+ * pod's hostname/subdomain. Fields outside this subset are pruned with a
+ * warning, as for any unknown field.
+ */
+import type { Schema } from "../../api/schema.js";
+import { bool, int32, int64, mapList, object, str, stringList, stringMap } from "./builders.js";
+import { labelSelector } from "./label-selector.js";
+import { container } from "./pod-container.js";
+import { volume } from "./pod-volume.js";
+
+const podAffinityTerm: Schema = object(
+  "Defines a set of pods (namely those matching the labelSelector relative to the given namespace(s)) that this pod should be co-located (affinity) or not co-located (anti-affinity) with, where co-located is defined as running on a node whose value of the label with key <topologyKey> matches that of any node on which a pod of the set of pods is running",
+  {
+    labelSelector: {
+      ...labelSelector,
+      description:
+        "A label query over a set of resources, in this case pods. If it's null, this PodAffinityTerm matches with no Pods.",
+    },
+    namespaces: stringList(
+      'namespaces specifies a static list of namespace names that the term applies to. The term is applied to the union of the namespaces listed in this field and the ones selected by namespaceSelector. null or empty namespaces list and null namespaceSelector means "this pod\'s namespace".',
+    ),
+    topologyKey: str(
+      "This pod should be co-located (affinity) or not co-located (anti-affinity) with the pods matching the labelSelector in the specified namespaces, where co-located is defined as running on a node whose value of the label with key topologyKey matches that of any node on which any of the selected pods is running. Empty topologyKey is not allowed.",
+    ),
+  },
+  ["topologyKey"],
+);
+
+const weightedPodAffinityTerm: Schema = object(
+  "The weights of all of the matched WeightedPodAffinityTerm fields are added per-node to find the most preferred node(s)",
+  {
+    podAffinityTerm: {
+      ...podAffinityTerm,
+      description: "Required. A pod affinity term, associated with the corresponding weight.",
+    },
+    weight: int32(
+      "weight associated with matching the corresponding podAffinityTerm, in the range 1-100.",
+    ),
+  },
+  ["weight", "podAffinityTerm"],
+);
+
+function termList(description: string, items: Schema): Schema {
+  return { type: "array", description, items, "x-kubernetes-list-type": "atomic" };
+}
+
+const affinity: Schema = object("Affinity is a group of affinity scheduling rules.", {
+  podAntiAffinity: object(
+    "Describes pod anti-affinity scheduling rules (e.g. avoid putting this pod in the same node, zone, etc. as some other pod(s)).",
+    {
+      preferredDuringSchedulingIgnoredDuringExecution: termList(
+        "The scheduler will prefer to schedule pods to nodes that satisfy the anti-affinity expressions specified by this field, but it may choose a node that violates one or more of the expressions.",
+        weightedPodAffinityTerm,
+      ),
+      requiredDuringSchedulingIgnoredDuringExecution: termList(
+        "If the anti-affinity requirements specified by this field are not met at scheduling time, the pod will not be scheduled onto the node.",
+        podAffinityTerm,
+      ),
+    },
+  ),
+});
+
+const toleration: Schema = object(
+  "The pod this Toleration is attached to tolerates any taint that matches the triple <key,value,effect> using the matching operator <operator>.",
+  {
+    effect: str(
+      "Effect indicates the taint effect to match. Empty means match all taint effects. When specified, allowed values are NoSchedule, PreferNoSchedule and NoExecute.",
+    ),
+    key: str(
+      "Key is the taint key that the toleration applies to. Empty means match all taint keys. If the key is empty, operator must be Exists; this combination means to match all values and all keys.",
+    ),
+    operator: str(
+      "Operator represents a key's relationship to the value. Valid operators are Exists and Equal. Defaults to Equal.",
+    ),
+    tolerationSeconds: int64(
+      "TolerationSeconds represents the period of time the toleration (which must be of effect NoExecute, otherwise this field is ignored) tolerates the taint.",
+    ),
+    value: str(
+      "Value is the taint value the toleration matches to. If the operator is Exists, the value should be empty, otherwise just a regular string.",
+    ),
+  },
+);
+
+export const podSpec: Schema = object(
+  "PodSpec is a description of a pod.",
+  {
+    activeDeadlineSeconds: int64(
+      "Optional duration in seconds the pod may be active on the node relative to StartTime before the system will actively try to mark it failed and kill associated containers. Value must be a positive integer.",
+    ),
+    affinity: { ...affinity, description: "If specified, the pod's scheduling constraints" },
+    automountServiceAccountToken: bool(
+      "AutomountServiceAccountToken indicates whether a service account token should be automatically mounted. Hearth mounts no token.",
+    ),
+    containers: mapList(
+      "List of containers belonging to the pod. Containers cannot currently be added or removed. There must be at least one container in a Pod. Cannot be updated.",
+      "name",
+      container,
+    ),
+    hostname: str(
+      "Specifies the hostname of the Pod If not specified, the pod's hostname will be set to a system-defined value.",
+    ),
+    initContainers: mapList(
+      "List of initialization containers belonging to the pod. Init containers are executed in order prior to containers being started. If any init container fails, the pod is considered to have failed and is handled according to its restartPolicy. More info: https://kubernetes.io/docs/concepts/workloads/pods/init-containers/",
+      "name",
+      container,
+    ),
+    nodeName: str(
+      "NodeName indicates in which node this pod is scheduled. If empty, this pod is a candidate for scheduling by the scheduler defined in schedulerName. Once this field is set, the kubelet for this node becomes responsible for the lifecycle of this pod.",
+    ),
+    nodeSelector: {
+      ...stringMap(
+        "NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node's labels for the pod to be scheduled on that node. More info: https://kubernetes.io/docs/concepts/configuration/assign-pod-node/",
+      ),
+      "x-kubernetes-map-type": "atomic",
+    },
+    restartPolicy: str(
+      'Restart policy for all containers within the pod. One of Always, OnFailure, Never. Default to Always. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#restart-policy\n\nPossible enum values:\n - `"Always"`\n - `"Never"`\n - `"OnFailure"`',
+      { enum: ["Always", "Never", "OnFailure"] },
+    ),
+    schedulerName: str(
+      "If specified, the pod will be dispatched by specified scheduler. If not specified, the pod will be dispatched by default scheduler.",
+    ),
+    serviceAccount: str(
+      "DeprecatedServiceAccount is a deprecated alias for ServiceAccountName. Deprecated: Use serviceAccountName instead.",
+    ),
+    serviceAccountName: str(
+      "ServiceAccountName is the name of the ServiceAccount to use to run this pod. More info: https://kubernetes.io/docs/tasks/configure-pod-container/configure-service-account/",
+    ),
+    subdomain: str(
+      'If specified, the fully qualified Pod hostname will be "<hostname>.<subdomain>.<pod namespace>.svc.<cluster domain>". If not specified, the pod will not have a domainname at all.',
+    ),
+    terminationGracePeriodSeconds: int64(
+      "Optional duration in seconds the pod needs to terminate gracefully. May be decreased in delete request. Value must be non-negative integer. The value zero indicates stop immediately via the kill signal (no opportunity to shut down). If this value is nil, the default grace period will be used instead. Defaults to 30 seconds.",
+    ),
+    tolerations: termList("If specified, the pod's tolerations.", toleration),
+    volumes: {
+      ...mapList(
+        "List of volumes that can be mounted by containers belonging to the pod. More info: https://kubernetes.io/docs/concepts/storage/volumes",
+        "name",
+        volume,
+      ),
+      "x-kubernetes-patch-strategy": "merge,retainKeys",
+    },
+  },
+  ["containers"],
+);

@@ -1,0 +1,48 @@
+/**
+ * Releases the job-tracking finalizer of pods no running Job will count (kube's
+ * orphan-pod queue): the pod has no controller, or its Job is gone, replaced
+ * (another uid) or finished. Without this, pods of a deleted Job would wait for
+ * the finalizer forever. Pods controlled by something other than a Job are not
+ * touched.
+ */
+
+import { type Job, jobFinishedAs } from "../../api/batch.js";
+import { hasCode } from "../../api/errors.js";
+import type { Pod } from "../../api/pod.js";
+import type { Client, EventRecorder } from "../../client/index.js";
+import { DONE, type Reconciler, type Result } from "../../runtime/index.js";
+import { controllerRef, hasTrackingFinalizer } from "./job-pods.js";
+import { PodControl } from "./pod-control.js";
+
+const notFoundAsUndefined = (e: unknown) => {
+  if (hasCode(e, 404)) return undefined;
+  throw e;
+};
+
+export class OrphanPodReconciler implements Reconciler {
+  private readonly pods: PodControl;
+
+  constructor(
+    private readonly client: Client,
+    recorder: EventRecorder,
+  ) {
+    this.pods = new PodControl(client, recorder);
+  }
+
+  async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
+    const [namespace, name] = key.split("/") as [string, string];
+    const pod = await this.client.get<Pod>("v1", "Pod", name, namespace).catch(notFoundAsUndefined);
+    if (!pod || !hasTrackingFinalizer(pod)) return DONE;
+    const ref = controllerRef(pod);
+    if (ref) {
+      if (ref.kind !== "Job" || ref.apiVersion !== "batch/v1") return DONE;
+      const job = await this.client
+        .get<Job>("batch/v1", "Job", ref.name, namespace)
+        .catch(notFoundAsUndefined);
+      const counted = job && job.metadata.uid === ref.uid && !job.metadata.deletionTimestamp;
+      if (counted && !jobFinishedAs(job)) return DONE; // the Job controller counts it
+    }
+    await this.pods.release(pod);
+    return DONE;
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * The node agent (`hearth node`, and one inside `hearth up`): registers this
+ * machine as a Node, heartbeats through its Lease, serves container logs to the
+ * apiserver, and runs the pods bound to it as sandboxed processes, through a
+ * field-selector informer (`spec.nodeName=<name>`) and one reconciler. On start
+ * it adopts what a previous agent left running (from the pods' state files);
+ * when its signal aborts it stops the pods gracefully, or leaves them running
+ * with `keepWorkloads` for the next agent to adopt.
+ */
+import { randomBytes } from "node:crypto";
+import { setMaxListeners } from "node:events";
+import { hasCode } from "../api/errors.js";
+import type { Node, Pod } from "../api/pod.js";
+import type { KubeObject } from "../api/types.js";
+import { type Client, EventRecorder } from "../client/index.js";
+import { Controller, delay, Informer } from "../runtime/index.js";
+import { CrashLoopBackoff } from "./backoff.js";
+import { IpAllocator, parseCidr } from "./ip-allocator.js";
+import { logLookup } from "./log-lookup.js";
+import { LogServer } from "./log-server.js";
+import { capacity, HOST_IP } from "./node-object.js";
+import { heartbeat, registerNode } from "./node-registration.js";
+import { type AgentOptions, withDefaults } from "./options.js";
+import { PodReconciler } from "./pod-reconciler.js";
+import { loadState, PodDirs } from "./pod-state.js";
+import { PodWorker } from "./pod-worker.js";
+import { hostLayout } from "./sandbox.js";
+import { checkSandbox } from "./sandbox-check.js";
+import type { ObjectKind, WorkerDeps } from "./worker-deps.js";
+
+const API_VERSIONS: Record<ObjectKind, string> = {
+  ConfigMap: "v1",
+  Secret: "v1",
+  PersistentVolumeClaim: "v1",
+  PersistentVolume: "v1",
+};
+
+export class NodeAgent {
+  readonly workers = new Map<string, PodWorker>();
+  private done?: Promise<void>;
+  /** The port of the log endpoint, once started. */
+  port = 0;
+
+  constructor(
+    private readonly client: Client,
+    private readonly options: AgentOptions,
+  ) {}
+
+  /** Registers the node and starts every loop; resolves once the node is registered. */
+  async start(signal: AbortSignal): Promise<void> {
+    const o = withDefaults(this.options);
+    setMaxListeners(0, signal);
+    const layout = hostLayout();
+    await checkSandbox(o.bwrap, layout);
+    const dirs = new PodDirs(o.dataDir);
+    const ips = new IpAllocator(parseCidr(o.podCIDR));
+    const cap = capacity();
+    const events = new EventRecorder(this.client, {
+      component: "kubelet",
+      host: o.nodeName,
+      onError: (e) => o.log("event not recorded", e),
+    });
+    const controller = new Controller(
+      { reconcile: (s, k) => reconciler.reconcile(s, k) },
+      {
+        name: "node-agent",
+        workers: 4,
+        onError: (key, err) => o.log(`pod ${key}: sync failed`, err),
+      },
+    );
+    const deps: WorkerDeps = {
+      dirs,
+      images: o.images,
+      layout,
+      bwrap: o.bwrap,
+      backoff: new CrashLoopBackoff(o.crashBackoff),
+      hostIP: HOST_IP,
+      node: { cpu: cap.cpu!, memory: cap.memory! },
+      read: (kind, name, namespace) => this.read(kind, name, namespace),
+      event: (pod, type, reason, message) => events.event(pod, type, reason, message),
+      enqueue: (key) => controller.enqueue(key),
+    };
+    for (const uid of dirs.listPods()) {
+      const state = loadState(dirs, uid);
+      if (!state) continue;
+      ips.reserve(state.podIP);
+      const worker = new PodWorker(deps, state);
+      worker.poll();
+      this.workers.set(uid, worker);
+    }
+    const informer = new Informer(this.client, {
+      apiVersion: "v1",
+      kind: "Pod",
+      fieldSelector: `spec.nodeName=${o.nodeName}`,
+      onError: (e) => o.log("pod informer", e),
+    });
+    const reconciler = new PodReconciler({
+      client: this.client,
+      nodeName: o.nodeName,
+      cached: (key) => informer.get(key) as Pod | undefined,
+      workers: this.workers,
+      ips,
+      worker: deps,
+    });
+    informer.addHandlers({
+      onAdd: (p) => controller.enqueue(`${p.metadata.namespace}/${p.metadata.name}`),
+      onUpdate: (_o, p) => controller.enqueue(`${p.metadata.namespace}/${p.metadata.name}`),
+      onDelete: (p) => controller.enqueue(`${p.metadata.namespace}/${p.metadata.name}`),
+    });
+
+    const loops = new AbortController();
+    const token = randomBytes(32).toString("hex");
+    const logs = new LogServer(logLookup(this.workers, dirs), token);
+    let node: Node;
+    const facts = { name: o.nodeName, podCIDR: o.podCIDR, port: 0, token };
+    try {
+      this.port = facts.port = await logs.start(loops.signal, o.port);
+      node = await registerNode(this.client, facts);
+    } catch (e) {
+      loops.abort();
+      throw e;
+    }
+    const running = [
+      informer.run(loops.signal),
+      controller.run(loops.signal),
+      heartbeat(this.client, facts, node, { ...o.heartbeat, onError: o.log }, loops.signal),
+      this.pollLoop(o.pollMs, (key) => controller.enqueue(key), loops.signal),
+      informer.waitForSync(loops.signal).then(() => {
+        // Pods on disk whose objects are gone get reconciled too: stopped and removed.
+        for (const w of this.workers.values()) controller.enqueue(w.key);
+      }),
+    ];
+    this.done = (async () => {
+      await aborted(signal);
+      // Nothing may start or restart a container while the pods are being stopped.
+      loops.abort();
+      await Promise.all(running);
+      if (!o.keepWorkloads) await this.stopAll();
+      for (const w of this.workers.values()) w.close();
+    })();
+  }
+
+  /** Resolves once every loop has stopped (and the pods, unless kept). */
+  async stopped(): Promise<void> {
+    await this.done;
+  }
+
+  private async read(
+    kind: ObjectKind,
+    name: string,
+    namespace: string | undefined,
+  ): Promise<KubeObject | undefined> {
+    try {
+      return await this.client.get(API_VERSIONS[kind], kind, name, namespace);
+    } catch (e) {
+      if (hasCode(e, 404)) return undefined;
+      throw e;
+    }
+  }
+
+  /** Notices exits and new pids of every run; samples log sizes for timestamps. */
+  private async pollLoop(
+    ms: number,
+    enqueue: (key: string) => void,
+    signal: AbortSignal,
+  ): Promise<void> {
+    while (!signal.aborted) {
+      for (const w of this.workers.values()) {
+        if (w.poll()) enqueue(w.key);
+        w.sampleLogs();
+      }
+      await delay(ms, signal);
+    }
+  }
+
+  /** Stops every pod's processes gracefully (each with its grace period), then returns. */
+  private async stopAll(): Promise<void> {
+    const idle = new AbortController();
+    for (;;) {
+      let left = false;
+      for (const w of this.workers.values())
+        if (
+          !w.terminate(w.state.terminationGracePeriodSeconds, "Stopping container (node shutdown)")
+        )
+          left = true;
+      if (!left) return;
+      await delay(100, idle.signal);
+    }
+  }
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) =>
+    signal.addEventListener("abort", () => resolve(), { once: true }),
+  );
+}

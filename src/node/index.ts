@@ -1,0 +1,10 @@
+/**
+ * The node agent: runs the Pods bound to this node as sandboxed processes
+ * (bubblewrap), each on its own loopback IP, with volumes, probes, restarts
+ * and logs, and adopts them after its own restart. See docs/node-agent.md.
+ */
+export { NodeAgent } from "./agent.js";
+export { DEFAULT_IMAGE_TABLE, HEARTH_ROOT, ImageTable } from "./image-table.js";
+export { type AgentOptions, DEFAULT_POD_CIDR } from "./options.js";
+export { loadState, PodDirs, type PodState } from "./pod-state.js";
+export { isRunning, readStat, signalGroup } from "./proc.js";

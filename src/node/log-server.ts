@@ -1,0 +1,158 @@
+/**
+ * The agent's HTTP endpoint for container logs, which the apiserver proxies
+ * `pods/log` to: `GET /containerLogs/<namespace>/<pod>/<container>` with
+ * `follow`, `previous`, `tailLines`, `limitBytes`, `sinceSeconds`,
+ * `timestamps`, as the kubelet serves it. It listens on 127.0.0.1 only and
+ * wants the bearer token the agent publishes in its Node's annotations (which
+ * only those who may read Nodes can see). Errors are `Status` objects.
+ */
+import { timingSafeEqual } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { type LogOptions, readFrom, readLog } from "./log-reader.js";
+
+export type LogTarget =
+  | {
+      ok: true;
+      file: string /** True once the run has ended (then follow stops at the end). */;
+      done(): boolean;
+    }
+  | { ok: false; code: number; message: string };
+
+export type LogLookup = (
+  namespace: string,
+  pod: string,
+  container: string,
+  previous: boolean,
+) => LogTarget;
+
+function status(res: http.ServerResponse, code: number, message: string): void {
+  const reason =
+    code === 401
+      ? "Unauthorized"
+      : code === 404
+        ? "NotFound"
+        : code === 400
+          ? "BadRequest"
+          : "InternalError";
+  const body = JSON.stringify({
+    kind: "Status",
+    apiVersion: "v1",
+    metadata: {},
+    status: "Failure",
+    message,
+    reason,
+    code,
+  });
+  res.writeHead(code, {
+    "Content-Type": "application/json",
+    "Content-Length": Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+function authorized(req: http.IncomingMessage, token: string): boolean {
+  const got = Buffer.from(req.headers.authorization ?? "");
+  const want = Buffer.from(`Bearer ${token}`);
+  return got.length === want.length && timingSafeEqual(got, want);
+}
+
+function options(q: URLSearchParams): LogOptions {
+  const num = (k: string) => (q.get(k) !== null ? Number(q.get(k)) : undefined);
+  const out: LogOptions = { timestamps: q.get("timestamps") === "true" };
+  const tail = num("tailLines");
+  const limit = num("limitBytes");
+  const since = num("sinceSeconds");
+  if (tail !== undefined) out.tailLines = tail;
+  if (limit !== undefined) out.limitBytes = limit;
+  if (since !== undefined) out.sinceSeconds = since;
+  return out;
+}
+
+export class LogServer {
+  constructor(
+    private readonly lookup: LogLookup,
+    private readonly token: string,
+    private readonly followPollMs = 200,
+  ) {}
+
+  /** Listens on 127.0.0.1 (a free port unless given); stops when `signal` aborts. */
+  async start(signal: AbortSignal, port = 0): Promise<number> {
+    const server = http.createServer((req, res) => this.handle(req, res, signal));
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, "127.0.0.1", () => resolve());
+    });
+    signal.addEventListener(
+      "abort",
+      () => {
+        server.close();
+        server.closeAllConnections();
+      },
+      { once: true },
+    );
+    return (server.address() as AddressInfo).port;
+  }
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse, signal: AbortSignal): void {
+    if (!authorized(req, this.token)) {
+      status(res, 401, "Unauthorized");
+      return;
+    }
+    const url = new URL(req.url ?? "/", "http://agent");
+    const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+    if (req.method !== "GET" || parts[0] !== "containerLogs" || parts.length !== 4) {
+      status(res, 404, "not found");
+      return;
+    }
+    const [, namespace, pod, container] = parts as [string, string, string, string];
+    const target = this.lookup(
+      namespace,
+      pod,
+      container,
+      url.searchParams.get("previous") === "true",
+    );
+    if (!target.ok) {
+      status(res, target.code, target.message);
+      return;
+    }
+    const opts = options(url.searchParams);
+    const first = readLog(target.file, opts);
+    res.writeHead(200, { "Content-Type": "text/plain", "Cache-Control": "no-cache" });
+    if (url.searchParams.get("follow") !== "true") {
+      res.end(first.text);
+      return;
+    }
+    res.write(first.text);
+    this.follow(
+      target,
+      first.offset,
+      { ...(opts.timestamps ? { timestamps: true } : {}) },
+      res,
+      signal,
+    );
+  }
+
+  private follow(
+    target: Extract<LogTarget, { ok: true }>,
+    offset: number,
+    opts: LogOptions,
+    res: http.ServerResponse,
+    signal: AbortSignal,
+  ): void {
+    let closed = false;
+    res.once("close", () => {
+      closed = true;
+    });
+    const tick = () => {
+      if (closed || signal.aborted) return void res.end();
+      const done = target.done();
+      const next = readFrom(target.file, offset, opts);
+      offset = next.offset;
+      if (next.text) res.write(next.text);
+      if (done) return void res.end();
+      setTimeout(tick, this.followPollMs).unref();
+    };
+    setTimeout(tick, this.followPollMs).unref();
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * Registering the Node and keeping it alive, as the kubelet does: create the
+ * Node (or, when it exists, take it over: labels, annotations, spec and status
+ * written again), then renew a Lease named after the node in
+ * `kube-node-lease` (created if absent) every `renewIntervalMs`, and refresh
+ * the node's status (heartbeat times) less often.
+ */
+import { hasCode } from "../api/errors.js";
+import { NODE, type Node } from "../api/pod.js";
+import type { Client } from "../client/index.js";
+import { delay } from "../runtime/index.js";
+import { type NodeFacts, nodeObject } from "./node-object.js";
+import { timestamp } from "./pod-state.js";
+
+export const LEASE_NAMESPACE = "kube-node-lease";
+
+export interface HeartbeatOptions {
+  leaseDurationSeconds: number;
+  renewIntervalMs: number;
+  /** How often the Node's status (heartbeat times) is refreshed. */
+  statusIntervalMs: number;
+  onError(msg: string, err: unknown): void;
+}
+
+function microTime(ms = Date.now()): string {
+  return `${new Date(ms).toISOString().slice(0, 23)}000Z`;
+}
+
+export async function registerNode(client: Client, facts: NodeFacts): Promise<Node> {
+  const now = timestamp();
+  let old: Node | undefined;
+  try {
+    old = await client.get<Node>(NODE.apiVersion, NODE.kind, facts.name);
+  } catch (e) {
+    if (!hasCode(e, 404)) throw e;
+  }
+  const desired = nodeObject(facts, now, old);
+  if (!old) {
+    const created = await client.create(desired);
+    return client.updateStatus({ ...created, status: desired.status });
+  }
+  const merged: Node = {
+    ...old,
+    metadata: {
+      ...old.metadata,
+      labels: { ...old.metadata.labels, ...desired.metadata.labels },
+      annotations: { ...old.metadata.annotations, ...desired.metadata.annotations },
+    },
+    spec: { ...old.spec, ...desired.spec },
+  };
+  const updated = await client.update(merged);
+  return client.updateStatus({ ...updated, status: desired.status });
+}
+
+async function ensureNamespace(client: Client): Promise<void> {
+  try {
+    await client.create({
+      apiVersion: "v1",
+      kind: "Namespace",
+      metadata: { name: LEASE_NAMESPACE },
+    });
+  } catch (e) {
+    if (!hasCode(e, 409)) throw e;
+  }
+}
+
+async function renewLease(client: Client, node: Node, durationSeconds: number): Promise<void> {
+  const name = node.metadata.name!;
+  const spec = {
+    holderIdentity: name,
+    leaseDurationSeconds: durationSeconds,
+    renewTime: microTime(),
+  };
+  try {
+    await client.patch("coordination.k8s.io/v1", "Lease", name, LEASE_NAMESPACE, { spec }, "merge");
+  } catch (e) {
+    if (!hasCode(e, 404)) throw e;
+    await client.create({
+      apiVersion: "coordination.k8s.io/v1",
+      kind: "Lease",
+      metadata: {
+        name,
+        namespace: LEASE_NAMESPACE,
+        ownerReferences: [{ apiVersion: "v1", kind: "Node", name, uid: node.metadata.uid! }],
+      },
+      spec,
+    });
+  }
+}
+
+/** Renews the lease and refreshes the node's status until `signal` aborts. */
+export async function heartbeat(
+  client: Client,
+  facts: NodeFacts,
+  node: Node,
+  opts: HeartbeatOptions,
+  signal: AbortSignal,
+): Promise<void> {
+  let lastStatus = Date.now();
+  let current = node;
+  while (!signal.aborted) {
+    try {
+      await ensureNamespace(client);
+      await renewLease(client, current, opts.leaseDurationSeconds);
+      if (Date.now() - lastStatus >= opts.statusIntervalMs) {
+        const fresh = await client.get<Node>(NODE.apiVersion, NODE.kind, facts.name);
+        const status = nodeObject(facts, timestamp(), fresh).status;
+        current = await client.patchStatus<Node>(
+          NODE.apiVersion,
+          NODE.kind,
+          facts.name,
+          undefined,
+          { status },
+          "merge",
+        );
+        lastStatus = Date.now();
+      }
+    } catch (e) {
+      if (signal.aborted) return;
+      if (hasCode(e, 404) && !(await reRegister(client, facts, opts, (n) => (current = n))))
+        continue;
+      opts.onError("node heartbeat failed", e);
+    }
+    await delay(opts.renewIntervalMs, signal);
+  }
+}
+
+/** The Node was deleted under the agent: register it again, as a kubelet does. */
+async function reRegister(
+  client: Client,
+  facts: NodeFacts,
+  opts: HeartbeatOptions,
+  set: (n: Node) => void,
+): Promise<boolean> {
+  try {
+    set(await registerNode(client, facts));
+    return false;
+  } catch (e) {
+    opts.onError("node re-registration failed", e);
+    return true;
+  }
+}

@@ -1,0 +1,50 @@
+/** The node agent's settings, with the kubelet's defaults where it has them. */
+import os from "node:os";
+import { type BackoffOptions, DEFAULT_CRASH_BACKOFF } from "./backoff.js";
+import { ImageTable } from "./image-table.js";
+
+export interface AgentOptions {
+  /** The Node's name (default: this machine's hostname). */
+  nodeName?: string;
+  /** Pods live under `<dataDir>/pods`. */
+  dataDir: string;
+  /** Loopback range for pod IPs (default 127.1.0.0/16). */
+  podCIDR?: string;
+  images?: ImageTable;
+  crashBackoff?: BackoffOptions;
+  /** How often processes are checked for exits, ms (default 500). */
+  pollMs?: number;
+  /** Port of the log endpoint on 127.0.0.1 (default: any free port). */
+  port?: number;
+  bwrap?: string;
+  heartbeat?: { leaseDurationSeconds: number; renewIntervalMs: number; statusIntervalMs: number };
+  /** On stop, leave the pods running (for the next agent to adopt). */
+  keepWorkloads?: boolean;
+  log?(msg: string, err?: unknown): void;
+}
+
+export type ResolvedOptions = Required<Omit<AgentOptions, "log">> & {
+  log(msg: string, err?: unknown): void;
+};
+
+export const DEFAULT_POD_CIDR = "127.1.0.0/16";
+
+export function withDefaults(o: AgentOptions): ResolvedOptions {
+  return {
+    nodeName: o.nodeName ?? os.hostname().toLowerCase(),
+    dataDir: o.dataDir,
+    podCIDR: o.podCIDR ?? DEFAULT_POD_CIDR,
+    images: o.images ?? ImageTable.load(),
+    crashBackoff: o.crashBackoff ?? DEFAULT_CRASH_BACKOFF,
+    pollMs: o.pollMs ?? 500,
+    port: o.port ?? 0,
+    bwrap: o.bwrap ?? "bwrap",
+    heartbeat: o.heartbeat ?? {
+      leaseDurationSeconds: 40,
+      renewIntervalMs: 10_000,
+      statusIntervalMs: 60_000,
+    },
+    keepWorkloads: o.keepWorkloads ?? false,
+    log: o.log ?? (() => {}),
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * One probe of a container, as the kubelet runs it: `tcpSocket` connects to the
+ * pod IP (or `host`) and port, `httpGet` expects a status in 200–399, `exec`
+ * runs the command in a sandbox like the container's (same mounts and env, a
+ * fresh process that dies with the agent) and expects exit 0. Each has
+ * `timeoutSeconds`. A named port is looked up in the container's ports.
+ */
+import { spawn } from "node:child_process";
+import http from "node:http";
+import https from "node:https";
+import net from "node:net";
+import type { Container, Probe } from "../api/pod.js";
+import { signalGroup } from "./proc.js";
+import { type HostLayout, type Mount, sandboxArgs } from "./sandbox.js";
+
+export interface ProbeResult {
+  ok: boolean;
+  message: string;
+}
+
+export interface ProbeTarget {
+  container: Container;
+  podIP: string;
+  /** For exec probes: the container's sandbox. */
+  sandbox: {
+    env: ReadonlyMap<string, string>;
+    mounts: Mount[];
+    hostname: string;
+    workingDir: string;
+  };
+  layout: HostLayout;
+  bwrap?: string;
+}
+
+export function resolvePort(c: Container, port: number | string): number | undefined {
+  if (typeof port === "number") return port;
+  if (/^\d+$/.test(port)) return Number(port);
+  return c.ports?.find((p) => p.name === port)?.containerPort;
+}
+
+function tcpProbe(host: string, port: number, timeoutMs: number): Promise<ProbeResult> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    const done = (r: ProbeResult) => {
+      socket.destroy();
+      resolve(r);
+    };
+    socket.setTimeout(timeoutMs, () =>
+      done({ ok: false, message: `dial tcp ${host}:${port}: i/o timeout` }),
+    );
+    socket.once("connect", () => done({ ok: true, message: "" }));
+    socket.once("error", (e) =>
+      done({ ok: false, message: `dial tcp ${host}:${port}: ${e.message}` }),
+    );
+  });
+}
+
+function httpProbe(
+  probe: NonNullable<Probe["httpGet"]>,
+  host: string,
+  port: number,
+  timeoutMs: number,
+): Promise<ProbeResult> {
+  const secure = probe.scheme === "HTTPS";
+  const url = `${secure ? "https" : "http"}://${host}:${port}${probe.path ?? "/"}`;
+  return new Promise((resolve) => {
+    const headers: Record<string, string> = { "user-agent": "kube-probe/1.32" };
+    for (const h of probe.httpHeaders ?? []) headers[h.name.toLowerCase()] = h.value;
+    const req = (secure ? https : http).get(url, {
+      headers,
+      timeout: timeoutMs,
+      ...(secure ? { rejectUnauthorized: false } : {}),
+    });
+    req.once("response", (res) => {
+      res.resume();
+      const code = res.statusCode ?? 0;
+      resolve(
+        code >= 200 && code < 400
+          ? { ok: true, message: "" }
+          : { ok: false, message: `HTTP probe failed with statuscode: ${code}` },
+      );
+    });
+    req.once("timeout", () =>
+      req.destroy(
+        new Error("context deadline exceeded (Client.Timeout exceeded while awaiting headers)"),
+      ),
+    );
+    req.once("error", (e) => resolve({ ok: false, message: `Get "${url}": ${e.message}` }));
+  });
+}
+
+function execProbe(command: string[], t: ProbeTarget, timeoutMs: number): Promise<ProbeResult> {
+  return new Promise((resolve) => {
+    const args = sandboxArgs({ command, dieWithParent: true, ...t.sandbox }, t.layout);
+    const child = spawn(t.bwrap ?? "bwrap", args, {
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: Object.fromEntries(t.sandbox.env),
+    });
+    let output = "";
+    const collect = (d: Buffer) => {
+      if (output.length < 10_240) output += d.toString("utf8");
+    };
+    child.stdout.on("data", collect);
+    child.stderr.on("data", collect);
+    const timer = setTimeout(() => {
+      if (child.pid) signalGroup(child.pid, "SIGKILL");
+    }, timeoutMs);
+    child.once("error", (e) => {
+      clearTimeout(timer);
+      resolve({ ok: false, message: e.message });
+    });
+    child.once("close", (code, signal) => {
+      clearTimeout(timer);
+      if (signal) resolve({ ok: false, message: `command timed out after ${timeoutMs / 1000}s` });
+      else
+        resolve({
+          ok: code === 0,
+          message: output.trim() || (code === 0 ? "" : `command exited with ${code}`),
+        });
+    });
+  });
+}
+
+export function runProbe(probe: Probe, t: ProbeTarget): Promise<ProbeResult> {
+  const timeoutMs = (probe.timeoutSeconds ?? 1) * 1000;
+  if (probe.exec) return execProbe(probe.exec.command ?? [], t, timeoutMs);
+  const action = probe.tcpSocket ?? probe.httpGet;
+  if (!action) return Promise.resolve({ ok: false, message: "probe has no handler" });
+  const port = resolvePort(t.container, action.port);
+  if (port === undefined)
+    return Promise.resolve({
+      ok: false,
+      message: `unknown port name ${JSON.stringify(action.port)} in container ${t.container.name}`,
+    });
+  const host = action.host || t.podIP;
+  if (probe.tcpSocket) return tcpProbe(host, port, timeoutMs);
+  return httpProbe(probe.httpGet!, host, port, timeoutMs);
+}

@@ -1,0 +1,92 @@
+/**
+ * What the agent knows about a process from `/proc` and from bwrap's JSON
+ * status file. A pid alone is not an identity (pids are reused): a process is
+ * "the same" when `/proc/<pid>/stat` shows the same start time (field 22, clock
+ * ticks since boot) as recorded when it started. A zombie is not running.
+ */
+import { readFileSync } from "node:fs";
+
+export interface ProcStat {
+  pid: number;
+  state: string;
+  ppid: number;
+  pgid: number;
+  /** Start time in clock ticks after boot: with the pid, the process's identity. */
+  startTicks: number;
+}
+
+/** Parses `/proc/<pid>/stat`; the command name may hold spaces and parentheses. */
+export function parseStat(text: string): ProcStat | undefined {
+  const close = text.lastIndexOf(")");
+  if (close < 0) return undefined;
+  const pid = Number(text.slice(0, text.indexOf(" ")));
+  const rest = text
+    .slice(close + 2)
+    .trim()
+    .split(/\s+/);
+  // rest[0] is field 3 (state); field n is rest[n - 3].
+  const startTicks = Number(rest[19]);
+  if (!Number.isFinite(pid) || !Number.isFinite(startTicks)) return undefined;
+  return { pid, state: rest[0]!, ppid: Number(rest[1]), pgid: Number(rest[2]), startTicks };
+}
+
+export function readStat(pid: number): ProcStat | undefined {
+  try {
+    return parseStat(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when `pid` is a live process (not a zombie) and, if given, started at `startTicks`. */
+export function isRunning(pid: number | undefined, startTicks?: number): boolean {
+  if (!pid) return false;
+  const st = readStat(pid);
+  if (!st || st.state === "Z" || st.state === "X") return false;
+  return startTicks === undefined || st.startTicks === startTicks;
+}
+
+export interface BwrapStatus {
+  childPid?: number;
+  exitCode?: number;
+}
+
+/** Parses bwrap's `--json-status-fd` output: one JSON object per line; a torn last line is ignored. */
+export function parseBwrapStatus(text: string): BwrapStatus {
+  const out: BwrapStatus = {};
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    try {
+      const o = JSON.parse(line) as Record<string, unknown>;
+      if (typeof o["child-pid"] === "number") out.childPid = o["child-pid"];
+      if (typeof o["exit-code"] === "number") out.exitCode = o["exit-code"];
+    } catch {
+      // still being written
+    }
+  }
+  return out;
+}
+
+export function readBwrapStatus(file: string): BwrapStatus {
+  try {
+    return parseBwrapStatus(readFileSync(file, "utf8"));
+  } catch {
+    return {};
+  }
+}
+
+/** Signals a process group; false when it no longer exists. */
+export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ESRCH") return false;
+    throw e;
+  }
+}
+
+/** The signal number of an exit code of 128 + n (bwrap reports a signalled child so). */
+export function signalOf(exitCode: number): number | undefined {
+  return exitCode > 128 && exitCode < 128 + 65 ? exitCode - 128 : undefined;
+}

@@ -1,0 +1,29 @@
+/** What a PodWorker needs from the agent: paths, images, sandbox, backoff, API reads, events. */
+import type { Pod } from "../api/pod.js";
+import type { KubeObject } from "../api/types.js";
+import type { CrashLoopBackoff } from "./backoff.js";
+import type { NodeAllocatable } from "./field-ref.js";
+import type { ImageTable } from "./image-table.js";
+import type { PodDirs } from "./pod-state.js";
+import type { HostLayout } from "./sandbox.js";
+
+export type ObjectKind = "ConfigMap" | "Secret" | "PersistentVolumeClaim" | "PersistentVolume";
+
+export interface WorkerDeps {
+  dirs: PodDirs;
+  images: ImageTable;
+  layout: HostLayout;
+  bwrap: string;
+  backoff: CrashLoopBackoff;
+  hostIP: string;
+  node: NodeAllocatable;
+  /** Reads an object (namespace omitted for PersistentVolumes); undefined when it does not exist. */
+  read(
+    kind: ObjectKind,
+    name: string,
+    namespace: string | undefined,
+  ): Promise<KubeObject | undefined>;
+  event(pod: Pod, type: "Normal" | "Warning", reason: string, message: string): void;
+  /** Asks for another sync of the pod with this key. */
+  enqueue(key: string): void;
+}

@@ -1,0 +1,174 @@
+/**
+ * The node agent survives its own death: `kill -9` of `hearth up` while pods
+ * run, then a restart on the same data directory, adopts every process (same
+ * pid, no restart, exactly one copy); a process that ended meanwhile is
+ * restarted with the exit code bwrap kept; the processes of a pod deleted
+ * meanwhile are stopped and its directory removed; `--keep-workloads` leaves
+ * pods running across a clean stop.
+ */
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { type Hearth, startHearth, waitFor } from "../support/hearth-process.js";
+import {
+  killRecorded,
+  liveProcesses,
+  nodeName,
+  type RecordedProcess,
+  recordedProcesses,
+  testPodCidr,
+} from "../support/node-pods.js";
+
+function sleeper(name: string, node: string): string {
+  return `apiVersion: v1
+kind: Pod
+metadata: {name: ${name}}
+spec:
+  nodeName: ${node}
+  terminationGracePeriodSeconds: 2
+  containers:
+  - name: main
+    image: busybox
+    command: [sh, -c, "echo started; trap 'exit 7' TERM; while true; do sleep 0.2; done"]
+    readinessProbe:
+      exec: {command: [sh, -c, "test -d /proc/1"]}
+      periodSeconds: 1
+`;
+}
+
+/** A read-only scan of /proc: live pids whose command line has `text`, or whose parent is `ppid`. */
+function scanProc(match: { text?: string; ppid?: number }): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (fields[0] === "Z") continue;
+      if (match.ppid !== undefined && Number(fields[1]) !== match.ppid) continue;
+      if (match.text && !readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(match.text))
+        continue;
+      out.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+describe("node agent restart and adoption", () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "hearth-adopt-"));
+  const cidr = testPodCidr();
+  const args = ["--pod-cidr", cidr, "--crashloop-backoff-base-ms", "1000"];
+  const started: Hearth[] = [];
+  after(async () => {
+    for (const h of started)
+      if (h.process.exitCode === null && h.process.signalCode === null) await h.stop();
+    const leftover = killRecorded(dataDir);
+    for (const h of started) await h.cleanup();
+    rmSync(dataDir, { recursive: true, force: true });
+    assert.equal(leftover, 0, "no pod process outlived the test's hearth");
+  });
+  const start = async (extra: string[] = []) => {
+    const h = await startHearth({ dataDir, extraArgs: [...args, ...extra] });
+    started.push(h);
+    return h;
+  };
+  const podJson = async (h: Hearth, name: string) =>
+    JSON.parse(await h.kubectlOk(["get", "pod", name, "-o", "json"])) as {
+      metadata: { uid: string };
+      status: {
+        containerStatuses?: {
+          restartCount: number;
+          ready: boolean;
+          lastState: { terminated?: { exitCode: number } };
+        }[];
+      };
+    };
+  const procOf = (uid: string): RecordedProcess => {
+    const p = recordedProcesses(dataDir).find((r) => r.uid === uid);
+    assert.ok(p, `a recorded process for ${uid}`);
+    return p;
+  };
+
+  it("adopts running pods after kill -9, restarts what ended meanwhile, stops what was deleted", async () => {
+    let h = await start();
+    const node = await nodeName(h);
+    for (const name of ["keep", "ends", "gone"])
+      await h.kubectlOk(["apply", "-f", "-"], { input: sleeper(name, node) });
+    for (const name of ["keep", "ends", "gone"])
+      await h.kubectlOk(["wait", "--for=condition=Ready", `pod/${name}`, "--timeout=60s"]);
+    const uid = {
+      keep: (await podJson(h, "keep")).metadata.uid,
+      ends: (await podJson(h, "ends")).metadata.uid,
+      gone: (await podJson(h, "gone")).metadata.uid,
+    };
+    const keep = procOf(uid.keep);
+    const ends = procOf(uid.ends);
+    const gone = procOf(uid.gone);
+
+    await h.kill9();
+    assert.equal(liveProcesses(dataDir).length, 3, "pods outlive the agent");
+    // While no agent runs: one process ends by itself (its trap exits 7; bwrap keeps the code).
+    process.kill(-ends.pid, "SIGTERM");
+    await waitFor(
+      "the ended process",
+      () => !liveProcesses(dataDir).some((p) => p.pid === ends.pid),
+    );
+    // And one pod is removed from the API while no agent runs.
+    h = await start(["--no-node-agent"]);
+    await h.kubectlOk(["delete", "pod", "gone", "--grace-period=0", "--force"]);
+    await h.kill9();
+
+    h = await start();
+    await waitFor(
+      "the restarted pod",
+      async () => {
+        const s = (await podJson(h, "ends")).status.containerStatuses?.[0];
+        return s?.restartCount === 1 && s.ready;
+      },
+      30_000,
+    );
+    const endsStatus = (await podJson(h, "ends")).status.containerStatuses![0]!;
+    assert.equal(endsStatus.lastState.terminated?.exitCode, 7, "the exit code kept by bwrap");
+
+    await waitFor(
+      "the deleted pod's process to stop",
+      () => !liveProcesses(dataDir).some((p) => p.pid === gone.pid),
+      30_000,
+    );
+    await waitFor(
+      "the deleted pod's directory to go",
+      () => !existsSync(join(dataDir, "pods", uid.gone)),
+    );
+
+    const keepNow = procOf(uid.keep);
+    assert.equal(keepNow.pid, keep.pid, "the same process, adopted");
+    assert.equal(keepNow.pidStart, keep.pidStart);
+    const s = (await podJson(h, "keep")).status.containerStatuses![0]!;
+    assert.equal(s.restartCount, 0, "a healthy pod is not restarted");
+    assert.deepEqual(scanProc({ text: uid.keep }), [keep.shimPid], "exactly one sandbox runs it");
+    assert.deepEqual(scanProc({ ppid: keep.shimPid! }), [keep.pid], "with one container process");
+    await h.kubectlOk(["wait", "--for=condition=Ready", "pod/keep", "--timeout=30s"]);
+    assert.match(await h.kubectlOk(["logs", "keep"]), /^started\n/);
+
+    // A clean stop with --keep-workloads leaves the pods running; the next agent adopts them.
+    await h.kill9();
+    h = await start(["--keep-workloads"]);
+    await h.kubectlOk(["wait", "--for=condition=Ready", "pod/keep", "--timeout=30s"]);
+    assert.equal(await h.stop(), 0);
+    assert.ok(
+      liveProcesses(dataDir).some((p) => p.pid === keep.pid),
+      "--keep-workloads kept the pod",
+    );
+    h = await start();
+    await h.kubectlOk(["wait", "--for=condition=Ready", "pod/keep", "--timeout=30s"]);
+    assert.equal(procOf(uid.keep).pid, keep.pid);
+
+    // A clean stop without it stops every pod gracefully.
+    assert.equal(await h.stop(), 0);
+    assert.deepEqual(liveProcesses(dataDir), []);
+  });
+});
