@@ -88,7 +88,10 @@ describe("container runs: launch, adopt, exit codes", () => {
 
   it("reports a killed container as 128 + signal, and a sandbox that failed as StartError", async () => {
     const { run, logFile, statusFile } = start("killed", "sleep 30");
-    await until(() => run.pid !== undefined || (observe(run, statusFile, logFile), false));
+    await until(() => {
+      observe(run, statusFile, logFile);
+      return run.pid !== undefined;
+    });
     process.kill(run.pid!, "SIGKILL");
     await until(() => observe(run, statusFile, logFile) === "exited");
     assert.deepEqual([run.exit?.exitCode, run.exit?.signal], [137, 9]);

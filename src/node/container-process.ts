@@ -109,11 +109,13 @@ export function observe(run: RunRecord, statusFile: string, logFile: string): Ob
   const childAlive = run.pid !== undefined && isRunning(run.pid, run.pidStart);
   const shimAlive = run.shimPid !== undefined && isRunning(run.shimPid, run.shimStart);
   if (childAlive || shimAlive) return "running";
-  if (run.pid === undefined) {
+  // bwrap reports no exit code when it fails before exec (its message ends the log).
+  const last = lastLine(logFile);
+  if (run.pid === undefined || last.startsWith("bwrap: ")) {
     run.exit = {
       exitCode: 128,
       reason: "StartError",
-      message: lastLine(logFile) || "the sandbox exited before starting the container",
+      message: last || "the sandbox exited before starting the container",
       finishedAt: timestamp(),
     };
   } else {

@@ -6,15 +6,18 @@
  * would have to be created under the read-only `/usr` or `/etc` is a
  * `CreateContainerError`).
  */
+import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Container, Pod } from "../api/pod.js";
+import { launch } from "./container-process.js";
 import { containerArgv, containerEnv, type EnvContext } from "./env.js";
 import { ContainerConfigError } from "./field-ref.js";
 import type { ImageTable, ResolvedImage } from "./image-table.js";
-import type { PodDirs } from "./pod-state.js";
+import { type PodDirs, type PodState, type RunRecord, saveState, timestamp } from "./pod-state.js";
 import { isUnderReadOnlyRoot, type Mount } from "./sandbox.js";
 import { containerMounts, type PreparedVolume } from "./volumes.js";
+import type { WorkerDeps } from "./worker-deps.js";
 
 export interface StartPlan {
   image: ResolvedImage;
@@ -104,4 +107,46 @@ export async function planStart(
     ok: true,
     plan: { image: found.image, argv, env: vars, mounts, workingDir: c.workingDir ?? "/" },
   };
+}
+
+/**
+ * Launches the next run of `c` and records it in the pod's state (attempt n+1,
+ * restartCount+1, the run before kept as `previous`); returns the shim. The run
+ * is recorded before the spawn, so an agent that dies in between leaves a
+ * record whose status file tells the next agent the child's pid.
+ */
+export function startRun(
+  deps: WorkerDeps,
+  state: PodState,
+  pod: Pod,
+  c: Container,
+  plan: StartPlan,
+): ChildProcess {
+  const rec = state.containers[c.name];
+  const previous = rec?.current;
+  const attempt = previous ? previous.attempt + 1 : 0;
+  const current: RunRecord = { attempt, startedAt: timestamp() };
+  state.containers[c.name] = {
+    restartCount: previous ? (rec?.restartCount ?? 0) + 1 : 0,
+    current,
+    ...(previous ? { previous } : {}),
+  };
+  saveState(deps.dirs, state);
+  const launched = launch(
+    {
+      argv: plan.argv,
+      env: plan.env,
+      hostname: podHostname(pod),
+      workingDir: plan.workingDir,
+      mounts: plan.mounts,
+      logFile: deps.dirs.log(state.uid, c.name, attempt),
+      statusFile: deps.dirs.status(state.uid, c.name, attempt),
+    },
+    attempt,
+    deps.layout,
+    deps.bwrap,
+  );
+  Object.assign(current, launched.run, { startedAt: current.startedAt });
+  saveState(deps.dirs, state);
+  return launched.shim;
 }

@@ -1,48 +1,43 @@
 /**
  * One pod on this node: its state file, its container runs, probes and
- * waiting reasons. `sync` is level-based: given the pod, it starts what should
- * run (volumes, then init containers in order, then the containers), restarts
- * what exited per restartPolicy with crash-loop backoff, kills what failed its
- * liveness probe, and stops everything when the pod is being deleted. It
- * never waits for a process; `poll` notices exits (also of processes a
- * previous agent started) and the agent re-syncs the pod.
+ * waiting reasons. `sync` is level-based: given the pod, it sets up the
+ * volumes, runs the init containers in order and then the containers,
+ * restarts what exited per restartPolicy with crash-loop backoff, stops what
+ * failed its liveness or startup probe, and stops everything when the pod is
+ * being deleted or is over. It never waits for a process: `poll` notices exits
+ * (of runs it started and of runs a previous agent started) and the agent
+ * syncs the pod again.
  */
 import { rmSync } from "node:fs";
-import type { Container, Pod, PodStatus } from "../api/pod.js";
-import { DEFAULT_TERMINATION_GRACE_SECONDS } from "../api/pod.js";
-import { goDuration } from "./backoff.js";
-import { launch, observe, signalRun } from "./container-process.js";
-import { planStart, podHostname, writeEtcFiles } from "./container-start.js";
+import {
+  type Container,
+  DEFAULT_TERMINATION_GRACE_SECONDS,
+  type Pod,
+  type PodStatus,
+} from "../api/pod.js";
+import { observe } from "./container-process.js";
+import { ContainerStarter, RETRY_MS, type Volumes } from "./container-starter.js";
 import { sampleLog } from "./log-index.js";
-import { type PodState, saveState, timestamp } from "./pod-state.js";
-import type { ContainerView, PodView } from "./pod-status.js";
-import { ContainerProber } from "./prober.js";
-import { runProbe } from "./probes.js";
+import { type PodState, saveState } from "./pod-state.js";
+import type { PodView } from "./pod-status.js";
+import { podView } from "./pod-view.js";
+import { RunStopper } from "./run-stopper.js";
 import { unsupportedFields } from "./unsupported.js";
-import { type PreparedVolume, prepareVolumes, VolumeNotReady } from "./volumes.js";
+import { prepareVolumes, VolumeNotReady } from "./volumes.js";
 import type { WorkerDeps } from "./worker-deps.js";
-
-interface Waiting {
-  reason: string;
-  message?: string;
-}
-
-/** Retry delay for what only time can fix (a claim not bound yet, a missing secret). */
-const RETRY_MS = 2_000;
 
 export class PodWorker {
   readonly uid: string;
   readonly key: string;
-  private readonly probers = new Map<string, ContainerProber>();
-  private readonly waiting = new Map<string, Waiting>();
-  /** Containers being stopped: kill deadline (ms since epoch). */
-  private readonly stopping = new Map<string, { deadline: number; killed: boolean }>();
+  private readonly starter: ContainerStarter;
   private readonly reported = new Set<string>();
-  /** Log file → its size at the last sample. */
   private readonly logSizes = new Map<string, number>();
-  private blocked?: { reason: string; message: string };
+  private readonly stopper: RunStopper;
+  private blocked?: PodView["blocked"];
   private terminal?: PodView["terminal"];
   private pod?: Pod;
+  /** Why the pod is being stopped, for the `Killing` events. */
+  private stopReason = "Stopping container";
   /** The status this agent last wrote, and the resourceVersion that write produced. */
   lastStatusWrite?: { resourceVersion: string; status: PodStatus };
 
@@ -52,10 +47,11 @@ export class PodWorker {
   ) {
     this.uid = state.uid;
     this.key = `${state.namespace}/${state.name}`;
-  }
-
-  private save(): void {
-    saveState(this.deps.dirs, this.state);
+    this.starter = new ContainerStarter(deps, state, (...a) => this.once(...a));
+    this.stopper = new RunStopper(state, (name, run) => {
+      this.starter.dropProber(name);
+      this.once(`kill/${name}/${run.attempt}`, "Normal", "Killing", `${this.stopReason} ${name}`);
+    });
   }
 
   /** Emits an event once per worker for a given key (repeats are not news). */
@@ -65,10 +61,6 @@ export class PodWorker {
     this.deps.event(this.pod, type, reason, message);
   }
 
-  private specs(pod: Pod): { init: Container[]; main: Container[] } {
-    return { init: pod.spec.initContainers ?? [], main: pod.spec.containers ?? [] };
-  }
-
   /** Looks at every current run: learns pids, records exits. True when something changed. */
   poll(): boolean {
     let changed = false;
@@ -76,34 +68,30 @@ export class PodWorker {
       const run = rec.current;
       if (!run || run.exit) continue;
       const pid = run.pid;
+      const dirs = this.deps.dirs;
       const seen = observe(
         run,
-        this.deps.dirs.status(this.uid, name, run.attempt),
-        this.deps.dirs.log(this.uid, name, run.attempt),
+        dirs.status(this.uid, name, run.attempt),
+        dirs.log(this.uid, name, run.attempt),
       );
-      if (seen === "exited") {
-        this.probers.get(name)?.stop();
-        this.probers.delete(name);
-        changed = true;
-      } else if (run.pid !== pid) changed = true;
+      if (seen === "exited") this.starter.dropProber(name);
+      if (seen === "exited" || run.pid !== pid) changed = true;
     }
-    if (changed) this.save();
+    if (changed) saveState(this.deps.dirs, this.state);
     return changed;
-  }
-
-  /** Why a container is not running, if it waits. */
-  waitingReason(name: string): string | undefined {
-    return this.waiting.get(name)?.reason;
   }
 
   /** Samples the size of every live run's log (for timestamps). */
   sampleLogs(): void {
     for (const [name, rec] of Object.entries(this.state.containers)) {
-      const run = rec.current;
-      if (!run || run.exit) continue;
-      const file = this.deps.dirs.log(this.uid, name, run.attempt);
+      if (!rec.current || rec.current.exit) continue;
+      const file = this.deps.dirs.log(this.uid, name, rec.current.attempt);
       this.logSizes.set(file, sampleLog(file, this.logSizes.get(file) ?? -1));
     }
+  }
+
+  waitingReason(name: string): string | undefined {
+    return this.starter.waiting.get(name)?.reason;
   }
 
   /** True while some container run is alive. */
@@ -111,43 +99,22 @@ export class PodWorker {
     return Object.values(this.state.containers).some((r) => r.current && !r.current.exit);
   }
 
-  /** Signals every live run (SIGTERM, SIGKILL after `graceSeconds`); true once none is alive. */
+  /** Stops every run (SIGTERM, SIGKILL after `graceSeconds`); true once none is alive. */
   terminate(graceSeconds: number, why = "Stopping container"): boolean {
+    this.stopReason = why;
     this.poll();
-    const now = Date.now();
-    for (const [name, rec] of Object.entries(this.state.containers)) {
-      const run = rec.current;
-      if (!run || run.exit) continue;
-      const deadline = now + graceSeconds * 1000;
-      const st = this.stopping.get(name);
-      if (!st) {
-        this.stopping.set(name, { deadline, killed: graceSeconds <= 0 });
-        this.probers.get(name)?.stop();
-        signalRun(run, graceSeconds > 0 ? "SIGTERM" : "SIGKILL");
-        this.once(`kill/${name}/${run.attempt}`, "Normal", "Killing", `${why} ${name}`);
-      } else {
-        st.deadline = Math.min(st.deadline, deadline);
-        if (now >= st.deadline && !st.killed) {
-          st.killed = true;
-          signalRun(run, "SIGKILL");
-        }
-      }
-    }
+    this.stopper.terminateAll(graceSeconds);
     this.poll();
     return !this.running;
   }
 
-  /** Ms until the next kill deadline of a container being stopped. */
+  /** Ms until a run being stopped needs another look. */
   nextDeadline(): number | undefined {
-    const live = [...this.stopping.entries()].filter(([n]) => {
-      const r = this.state.containers[n]?.current;
-      return r && !r.exit;
-    });
-    if (live.length === 0) return undefined;
-    return Math.max(
-      50,
-      Math.min(...live.map(([, s]) => (s.killed ? 500 : s.deadline - Date.now()))),
-    );
+    return this.stopper.next();
+  }
+
+  private grace(pod: Pod): number {
+    return pod.spec.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_SECONDS;
   }
 
   /** Brings the processes in line with `pod`; returns ms until it wants another look. */
@@ -155,11 +122,7 @@ export class PodWorker {
     this.pod = pod;
     this.poll();
     if (pod.metadata.deletionTimestamp) {
-      const grace =
-        pod.metadata.deletionGracePeriodSeconds ??
-        pod.spec.terminationGracePeriodSeconds ??
-        DEFAULT_TERMINATION_GRACE_SECONDS;
-      this.terminate(grace);
+      this.terminate(pod.metadata.deletionGracePeriodSeconds ?? this.grace(pod));
       return this.nextDeadline();
     }
     const fields = unsupportedFields(pod);
@@ -170,26 +133,45 @@ export class PodWorker {
         "Unsupported",
         `not supported on this node and ignored: ${fields.join("; ")}`,
       );
-    const phase = pod.status?.phase;
-    if (!this.terminal && pod.spec.activeDeadlineSeconds !== undefined) {
-      const left =
-        Date.parse(this.state.startTime) + pod.spec.activeDeadlineSeconds * 1000 - Date.now();
-      if (left <= 0) {
-        this.terminal = {
-          phase: "Failed",
-          reason: "DeadlineExceeded",
-          message: `Pod was active on the node longer than the specified deadline`,
-        };
-        this.once("deadline", "Normal", "DeadlineExceeded", this.terminal.message!);
-      }
-    }
-    if (this.terminal || phase === "Succeeded" || phase === "Failed") {
-      this.terminate(pod.spec.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_SECONDS);
+    this.checkDeadline(pod);
+    if (this.terminal || pod.status?.phase === "Succeeded" || pod.status?.phase === "Failed") {
+      this.terminate(this.grace(pod));
       return this.nextDeadline();
     }
-    let volumes: Map<string, PreparedVolume>;
+    const volumes = await this.volumes(pod);
+    if (!volumes) return RETRY_MS;
+    const policy = pod.spec.restartPolicy ?? "Always";
+    for (const c of pod.spec.initContainers ?? []) {
+      const run = this.state.containers[c.name]?.current;
+      if (run && !run.exit) return undefined;
+      if (run?.exit?.exitCode === 0) continue;
+      if (run?.exit && policy === "Never") {
+        this.terminal = { phase: "Failed" };
+        return undefined;
+      }
+      return this.starter.startOrWait(pod, c, volumes);
+    }
+    let next: number | undefined;
+    for (const c of pod.spec.containers ?? []) {
+      const ms = await this.syncContainer(pod, c, volumes, policy);
+      if (ms !== undefined) next = next === undefined ? ms : Math.min(next, ms);
+    }
+    return next;
+  }
+
+  /** `activeDeadlineSeconds` past the pod's start: the pod fails. */
+  private checkDeadline(pod: Pod): void {
+    const limit = pod.spec.activeDeadlineSeconds;
+    if (this.terminal || limit === undefined) return;
+    if (Date.parse(this.state.startTime) + limit * 1000 > Date.now()) return;
+    const message = "Pod was active on the node longer than the specified deadline";
+    this.terminal = { phase: "Failed", reason: "DeadlineExceeded", message };
+    this.once("deadline", "Normal", "DeadlineExceeded", message);
+  }
+
+  private async volumes(pod: Pod): Promise<Volumes | undefined> {
     try {
-      volumes = await prepareVolumes({
+      const volumes = await prepareVolumes({
         pod,
         dirs: this.deps.dirs,
         read: (k, n) =>
@@ -198,270 +180,69 @@ export class PodWorker {
         node: this.deps.node,
       });
       this.blocked = undefined;
+      return volumes;
     } catch (e) {
       if (!(e instanceof VolumeNotReady)) throw e;
       const reason = e.reason === "Unbound" ? "PersistentVolumeClaimNotBound" : "FailedMount";
       this.blocked = { reason, message: e.message };
       this.once(`mount/${e.message}`, "Warning", "FailedMount", e.message);
-      return RETRY_MS;
+      return undefined;
     }
-    const { init, main } = this.specs(pod);
-    const policy = pod.spec.restartPolicy ?? "Always";
-    for (const c of init) {
-      const rec = this.state.containers[c.name];
-      const run = rec?.current;
-      if (run && !run.exit) return this.nextDeadline();
-      if (run?.exit?.exitCode === 0) continue;
-      if (run?.exit && policy === "Never") {
-        this.terminal = { phase: "Failed" };
+  }
+
+  /** One regular container: watch it if it runs, else (re)start it when its policy says so. */
+  private async syncContainer(
+    pod: Pod,
+    c: Container,
+    volumes: Volumes,
+    policy: string,
+  ): Promise<number | undefined> {
+    const run = this.state.containers[c.name]?.current;
+    if (run && !run.exit) {
+      if (!this.starter.probers.has(c.name) && !this.stopper.isStopping(c.name))
+        await this.starter.adopt(pod, c, volumes);
+      const kill = this.starter.probers.get(c.name)?.killReason;
+      if (kill && !this.stopper.isStopping(c.name)) {
+        const probe = kill.startsWith("Liveness") ? c.livenessProbe : c.startupProbe;
+        const which = kill.startsWith("Liveness") ? "liveness" : "startup";
+        this.stopReason = `Container ${c.name} failed ${which} probe, will be restarted; stopping`;
+        this.once(
+          `unhealthy/${c.name}/${run.attempt}`,
+          "Normal",
+          "Killing",
+          `Container ${c.name} failed ${which} probe, will be restarted`,
+        );
+        const probeGrace = (probe as { terminationGracePeriodSeconds?: number } | undefined)
+          ?.terminationGracePeriodSeconds;
+        this.stopper.stop(c.name, probeGrace ?? this.grace(pod));
+      }
+      return this.stopper.deadline(c.name);
+    }
+    if (run?.exit) {
+      const restart = policy === "Always" || (policy === "OnFailure" && run.exit.exitCode !== 0);
+      if (!restart) {
+        this.starter.waiting.delete(c.name);
         return undefined;
       }
-      return this.startOrWait(pod, c, volumes);
     }
-    let next: number | undefined;
-    const soonest = (ms: number | undefined) => {
-      if (ms !== undefined) next = next === undefined ? ms : Math.min(next, ms);
-    };
-    for (const c of main) {
-      const run = this.state.containers[c.name]?.current;
-      if (run && !run.exit) {
-        if (!this.probers.has(c.name) && !this.stopping.has(c.name))
-          await this.adopt(pod, c, volumes);
-        const kill = this.probers.get(c.name)?.killReason;
-        if (kill && !this.stopping.has(c.name)) {
-          this.once(
-            `unhealthy/${c.name}/${run.attempt}`,
-            "Normal",
-            "Killing",
-            `Container ${c.name} failed ${kill.split(" ")[0]!.toLowerCase()} probe, will be restarted`,
-          );
-          const grace = (kill.startsWith("Liveness") ? c.livenessProbe : c.startupProbe) as
-            | { terminationGracePeriodSeconds?: number }
-            | undefined;
-          this.stopOne(
-            c.name,
-            grace?.terminationGracePeriodSeconds ??
-              pod.spec.terminationGracePeriodSeconds ??
-              DEFAULT_TERMINATION_GRACE_SECONDS,
-          );
-        }
-        soonest(this.stopDeadline(c.name));
-        continue;
-      }
-      this.stopping.delete(c.name);
-      if (run?.exit) {
-        const restart = policy === "Always" || (policy === "OnFailure" && run.exit.exitCode !== 0);
-        if (!restart) {
-          this.waiting.delete(c.name);
-          continue;
-        }
-      }
-      soonest(await this.startOrWait(pod, c, volumes));
-    }
-    return next;
-  }
-
-  /** A live run this worker did not start (a previous agent did): watch it with fresh probes. */
-  private async adopt(pod: Pod, c: Container, volumes: Map<string, PreparedVolume>): Promise<void> {
-    const decision = await planStart(
-      c,
-      this.deps.images,
-      this.envContext(pod),
-      volumes,
-      writeEtcFiles(this.deps.dirs, pod, this.state.podIP),
-    );
-    const plan = decision.ok
-      ? decision.plan
-      : { env: new Map<string, string>(), mounts: [], workingDir: c.workingDir ?? "/" };
-    this.watchProbes(pod, c, plan.env, plan.mounts, plan.workingDir, true);
-  }
-
-  private envContext(pod: Pod) {
-    return {
-      pod,
-      podIP: this.state.podIP,
-      hostIP: this.deps.hostIP,
-      hostname: podHostname(pod),
-      node: this.deps.node,
-      read: (k: "ConfigMap" | "Secret", n: string) => this.deps.read(k, n, pod.metadata.namespace),
-    };
-  }
-
-  private stopOne(name: string, graceSeconds: number): void {
-    const run = this.state.containers[name]?.current;
-    if (!run || run.exit) return;
-    this.stopping.set(name, {
-      deadline: Date.now() + graceSeconds * 1000,
-      killed: graceSeconds <= 0,
-    });
-    signalRun(run, graceSeconds > 0 ? "SIGTERM" : "SIGKILL");
-  }
-
-  private stopDeadline(name: string): number | undefined {
-    const st = this.stopping.get(name);
-    if (!st) return undefined;
-    if (!st.killed && Date.now() >= st.deadline) {
-      st.killed = true;
-      const run = this.state.containers[name]?.current;
-      if (run) signalRun(run, "SIGKILL");
-    }
-    return st.killed ? 500 : Math.max(50, st.deadline - Date.now());
-  }
-
-  /** Starts `c` (again) unless it must wait out its backoff; returns ms until the next look. */
-  private async startOrWait(
-    pod: Pod,
-    c: Container,
-    volumes: Map<string, PreparedVolume>,
-  ): Promise<number | undefined> {
-    const rec = this.state.containers[c.name];
-    const exit = rec?.current?.exit;
-    if (exit) {
-      const key = `${this.uid}/${c.name}`;
-      const delay = this.deps.backoff.restartDelay(key, Date.parse(exit.finishedAt));
-      if (delay > 0) {
-        const armed = goDuration(this.deps.backoff.currentDelay(key));
-        const message = `back-off ${armed} restarting failed container=${c.name} pod=${pod.metadata.name}_${pod.metadata.namespace}(${this.uid})`;
-        this.waiting.set(c.name, { reason: "CrashLoopBackOff", message });
-        this.once(
-          `backoff/${c.name}/${rec!.current!.attempt}`,
-          "Warning",
-          "BackOff",
-          "Back-off restarting failed container",
-        );
-        return delay;
-      }
-    }
-    const decision = await planStart(
-      c,
-      this.deps.images,
-      this.envContext(pod),
-      volumes,
-      writeEtcFiles(this.deps.dirs, pod, this.state.podIP),
-    );
-    if (!decision.ok) {
-      this.waiting.set(c.name, { reason: decision.reason, message: decision.message });
-      const what =
-        decision.reason === "ErrImagePull"
-          ? `Failed to pull image "${c.image}": ${decision.message}`
-          : `Error: ${decision.message}`;
-      this.once(`${decision.reason}/${c.name}/${decision.message}`, "Warning", "Failed", what);
-      return decision.reason === "ErrImagePull" ? undefined : RETRY_MS;
-    }
-    this.waiting.delete(c.name);
-    const plan = decision.plan;
-    const previous = rec?.current;
-    const attempt = previous ? previous.attempt + 1 : 0;
-    const logFile = this.deps.dirs.log(this.uid, c.name, attempt);
-    const statusFile = this.deps.dirs.status(this.uid, c.name, attempt);
-    this.once(
-      `pulled/${c.name}`,
-      "Normal",
-      "Pulled",
-      `Container image "${c.image}" already present on machine`,
-    );
-    const launched = launch(
-      {
-        argv: plan.argv,
-        env: plan.env,
-        hostname: podHostname(pod),
-        workingDir: plan.workingDir,
-        mounts: plan.mounts,
-        logFile,
-        statusFile,
-      },
-      attempt,
-      this.deps.layout,
-      this.deps.bwrap,
-    );
-    this.state.containers[c.name] = {
-      restartCount: previous ? (rec?.restartCount ?? 0) + 1 : 0,
-      current: launched.run,
-      ...(previous ? { previous } : {}),
-    };
-    this.save();
-    launched.shim.once("exit", () => this.deps.enqueue(this.key));
-    this.deps.event(pod, "Normal", "Created", `Created container ${c.name}`);
-    this.deps.event(pod, "Normal", "Started", `Started container ${c.name}`);
-    this.watchProbes(pod, c, plan.env, plan.mounts, plan.workingDir, false);
-    return undefined;
-  }
-
-  /** Starts the probes of a live run (for an adopted run, readiness starts as the status said). */
-  watchProbes(
-    pod: Pod,
-    c: Container,
-    env: ReadonlyMap<string, string>,
-    mounts: import("./sandbox.js").Mount[],
-    workingDir: string,
-    adopted: boolean,
-  ): void {
-    this.probers.get(c.name)?.stop();
-    const initialReady =
-      adopted && (pod.status?.containerStatuses ?? []).some((s) => s.name === c.name && s.ready);
-    const prober = new ContainerProber({
-      ...(c.startupProbe ? { startup: c.startupProbe } : {}),
-      ...(c.readinessProbe ? { readiness: c.readinessProbe } : {}),
-      ...(c.livenessProbe ? { liveness: c.livenessProbe } : {}),
-      initialReady,
-      run: (probe) =>
-        runProbe(probe, {
-          container: c,
-          podIP: this.state.podIP,
-          layout: this.deps.layout,
-          bwrap: this.deps.bwrap,
-          sandbox: { env, mounts, hostname: podHostname(pod), workingDir },
-        }),
-      onChange: () => this.deps.enqueue(this.key),
-      onFailure: (kind, message) =>
-        this.pod &&
-        this.deps.event(this.pod, "Warning", "Unhealthy", `${kind} probe failed: ${message}`),
-    });
-    this.probers.set(c.name, prober);
-    prober.start();
+    return this.starter.startOrWait(pod, c, volumes);
   }
 
   /** What the status computation needs about each container. */
   view(pod: Pod): PodView {
-    const { init, main } = this.specs(pod);
-    const pending = init.some((c) => this.state.containers[c.name]?.current?.exit?.exitCode !== 0);
-    const one = (c: Container, isInit: boolean): ContainerView => {
-      const record = this.state.containers[c.name];
-      const running = !!record?.current && !record.current.exit;
-      const prober = this.probers.get(c.name);
-      const waiting =
-        this.waiting.get(c.name) ??
-        (!record && !isInit && pending ? { reason: "PodInitializing" } : undefined);
-      return {
-        name: c.name,
-        image: c.image ?? "",
-        imageID: `hearth://${c.image ?? ""}`,
-        ...(record ? { record } : {}),
-        running,
-        ...(waiting && !running ? { waiting } : {}),
-        ready: isInit
-          ? !running && record?.current?.exit?.exitCode === 0
-          : (prober?.ready ?? !c.readinessProbe),
-        started: prober?.started ?? !c.startupProbe,
-      };
-    };
-    return {
-      pod,
-      podIP: this.state.podIP,
+    return podView(pod, {
+      state: this.state,
       hostIP: this.deps.hostIP,
-      startTime: this.state.startTime,
-      init: init.map((c) => one(c, true)),
-      containers: main.map((c) => one(c, false)),
+      probers: this.starter.probers,
+      waiting: this.starter.waiting,
       ...(this.blocked ? { blocked: this.blocked } : {}),
       ...(this.terminal ? { terminal: this.terminal } : {}),
-      now: timestamp(),
-    };
+    });
   }
 
   /** Stops the probes; processes keep running (agent shutdown with workloads kept). */
   close(): void {
-    for (const p of this.probers.values()) p.stop();
-    this.probers.clear();
+    this.starter.close();
   }
 
   /** Removes the pod's directory (after its processes are gone and its object too). */

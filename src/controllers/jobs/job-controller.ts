@@ -27,7 +27,6 @@ import type { Pod } from "../../api/pod.js";
 import type { Client, EventRecorder } from "../../client/index.js";
 import { DONE, type Reconciler, type Result } from "../../runtime/index.js";
 import {
-  finalOf,
   MESSAGE_BACKOFF_LIMIT,
   MESSAGE_COMPLETIONS_REACHED,
   MESSAGE_DEADLINE,
@@ -48,7 +47,7 @@ import {
   pastBackoffLimitOnFailure,
   selectorString,
 } from "./job-pods.js";
-import { statusChanged, withCounters } from "./job-status.js";
+import { trackPods } from "./job-tracking.js";
 import { jobTtlResult } from "./job-ttl.js";
 import { PodControl } from "./pod-control.js";
 
@@ -62,12 +61,12 @@ export interface JobControllerOptions {
 }
 
 export class JobReconciler implements Reconciler {
-  private readonly pods: PodControl;
+  readonly pods: PodControl;
   private readonly now: () => number;
 
   constructor(
-    private readonly client: Client,
-    private readonly recorder: EventRecorder,
+    readonly client: Client,
+    readonly recorder: EventRecorder,
     private readonly opts: JobControllerOptions = {},
   ) {
     this.pods = new PodControl(client, recorder);
@@ -173,7 +172,7 @@ export class JobReconciler implements Reconciler {
           now,
         );
     }
-    await this.track(job, status, pods, uncounted, counts, finished, now);
+    await trackPods(this, job, status, pods, uncounted, counts, finished, now);
     if (manageError) throw manageError;
     return requeueAfter === undefined ? DONE : { requeueAfter: Math.max(requeueAfter, 1) };
   }
@@ -204,75 +203,5 @@ export class JobReconciler implements Reconciler {
         return newCondition("FailureTarget", "True", REASON_DEADLINE, MESSAGE_DEADLINE, now);
     }
     return undefined;
-  }
-
-  /**
-   * kube's trackJobStatusAndRemoveFinalizers: record finished pods as uncounted
-   * (with any interim condition), release their finalizers, move the released
-   * into the counters, and set Complete/Failed when nothing is left to count.
-   */
-  private async track(
-    job: Job,
-    status: JobStatus,
-    pods: Pod[],
-    uncounted: { succeeded: Set<string>; failed: Set<string> },
-    counts: { active: number; ready: number; terminating: number },
-    finished: JobCondition | undefined,
-    now: number,
-  ): Promise<void> {
-    const failure =
-      finished !== undefined &&
-      finished.type !== "SuccessCriteriaMet" &&
-      finished.type !== "Complete";
-    const toRelease = pods.filter(
-      (p) =>
-        hasTrackingFinalizer(p) &&
-        (finished || p.status?.phase === "Succeeded" || isFailed(p, job)),
-    );
-    for (const p of toRelease) {
-      const uid = p.metadata.uid!;
-      if (uncounted.succeeded.has(uid) || uncounted.failed.has(uid)) continue;
-      if (p.status?.phase === "Succeeded") uncounted.succeeded.add(uid);
-      else if (isFailed(p, job) || failure) uncounted.failed.add(uid);
-    }
-    let final: JobCondition | undefined;
-    if (finished) {
-      const interim = finished.type === "FailureTarget" || finished.type === "SuccessCriteriaMet";
-      if (interim && !trueCondition(status, finished.type)) status.conditions!.push(finished);
-      final = interim ? finalOf(finished, now) : finished;
-    }
-    status.uncountedTerminatedPods = {
-      succeeded: [...uncounted.succeeded],
-      failed: [...uncounted.failed],
-    };
-    const holding = (except: Set<string>) =>
-      new Set(
-        pods
-          .filter((p) => hasTrackingFinalizer(p) && !except.has(p.metadata.uid!))
-          .map((p) => p.metadata.uid!),
-      );
-    let current = job;
-    const first = withCounters(status, counts, holding(new Set()));
-    if (statusChanged(job.status, first))
-      current = await this.client.updateStatus({ ...job, status: first });
-
-    const { released, error } = await this.pods.releaseAll(toRelease);
-    const next = withCounters(first, counts, holding(released));
-    const left =
-      (next.uncountedTerminatedPods?.succeeded?.length ?? 0) +
-      (next.uncountedTerminatedPods?.failed?.length ?? 0);
-    if (final && !error && left === 0 && counts.terminating === 0) {
-      next.conditions = (next.conditions ?? []).filter((c) => c.type !== final.type);
-      next.conditions.push(final);
-      if (final.type === "Complete") {
-        next.completionTime = final.lastTransitionTime;
-        this.recorder.event(job, "Normal", "Completed", "Job completed");
-      } else {
-        this.recorder.event(job, "Warning", final.reason ?? "Failed", final.message ?? "");
-      }
-    }
-    if (statusChanged(current.status, next))
-      await this.client.updateStatus({ ...current, status: next });
-    if (error) throw error;
   }
 }

@@ -1,4 +1,4 @@
-/** Test objects for the scheduler's unit tests: nodes and pods built from a few fields. */
+/** Test support only (not exported by the facade): nodes and pods built from a few fields. */
 import type { Node, Pod, PodSpec, Taint } from "./types.js";
 
 export function node(

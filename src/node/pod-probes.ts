@@ -1,0 +1,50 @@
+/**
+ * Wires a container run's probes: the ContainerProber with each probe run in
+ * (or, for tcp and http, against) the container's sandbox and pod IP, an
+ * `Unhealthy` event for each failure, and a re-sync of the pod on each change.
+ */
+import type { Container, Pod } from "../api/pod.js";
+import { podHostname } from "./container-start.js";
+import { ContainerProber } from "./prober.js";
+import { runProbe } from "./probes.js";
+import type { Mount } from "./sandbox.js";
+import type { WorkerDeps } from "./worker-deps.js";
+
+export interface ProbeSandbox {
+  env: ReadonlyMap<string, string>;
+  mounts: Mount[];
+  workingDir: string;
+}
+
+export function startProber(
+  deps: WorkerDeps,
+  pod: Pod,
+  c: Container,
+  podIP: string,
+  sandbox: ProbeSandbox,
+  /** An adopted run keeps the readiness its pod's status last showed. */
+  adopted: boolean,
+): ContainerProber {
+  const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
+  const initialReady =
+    adopted && (pod.status?.containerStatuses ?? []).some((s) => s.name === c.name && s.ready);
+  const prober = new ContainerProber({
+    ...(c.startupProbe ? { startup: c.startupProbe } : {}),
+    ...(c.readinessProbe ? { readiness: c.readinessProbe } : {}),
+    ...(c.livenessProbe ? { liveness: c.livenessProbe } : {}),
+    initialReady,
+    run: (probe) =>
+      runProbe(probe, {
+        container: c,
+        podIP,
+        layout: deps.layout,
+        bwrap: deps.bwrap,
+        sandbox: { ...sandbox, hostname: podHostname(pod) },
+      }),
+    onChange: () => deps.enqueue(key),
+    onFailure: (kind, message) =>
+      deps.event(pod, "Warning", "Unhealthy", `${kind} probe failed: ${message}`),
+  });
+  prober.start();
+  return prober;
+}

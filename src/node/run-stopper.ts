@@ -1,0 +1,80 @@
+/**
+ * Stopping container runs the kubelet's way: SIGTERM to the container's
+ * process group, SIGKILL once its grace period is over (at once for a grace
+ * of 0); a later, shorter grace period moves the deadline closer. Level-based:
+ * `terminateAll` and `deadline` are called on every sync and act only when due.
+ */
+import { signalRun } from "./container-process.js";
+import type { PodState, RunRecord } from "./pod-state.js";
+
+interface Stopping {
+  /** When SIGKILL is due, ms since the epoch. */
+  deadline: number;
+  killed: boolean;
+}
+
+export class RunStopper {
+  private readonly stopping = new Map<string, Stopping>();
+
+  constructor(
+    private readonly state: PodState,
+    /** Called when a run is first signalled (for a `Killing` event). */
+    private readonly onStop: (name: string, run: RunRecord) => void,
+  ) {}
+
+  private live(name: string): RunRecord | undefined {
+    const run = this.state.containers[name]?.current;
+    return run && !run.exit ? run : undefined;
+  }
+
+  isStopping(name: string): boolean {
+    return this.stopping.has(name) && this.live(name) !== undefined;
+  }
+
+  /** Starts stopping one run (a failed liveness probe); a shorter grace moves the deadline closer. */
+  stop(name: string, graceSeconds: number): void {
+    const run = this.live(name);
+    if (!run) return;
+    const deadline = Date.now() + graceSeconds * 1000;
+    const st = this.stopping.get(name);
+    if (st) {
+      st.deadline = Math.min(st.deadline, deadline);
+    } else {
+      this.stopping.set(name, { deadline, killed: graceSeconds <= 0 });
+      signalRun(run, graceSeconds > 0 ? "SIGTERM" : "SIGKILL");
+      this.onStop(name, run);
+    }
+    this.deadline(name);
+  }
+
+  /** Kills a run whose grace is over; ms until it should be looked at again (undefined: not stopping). */
+  deadline(name: string): number | undefined {
+    const st = this.stopping.get(name);
+    const run = this.live(name);
+    if (!st || !run) {
+      this.stopping.delete(name);
+      return undefined;
+    }
+    if (!st.killed && Date.now() >= st.deadline) {
+      st.killed = true;
+      signalRun(run, "SIGKILL");
+    }
+    return st.killed ? 500 : Math.max(50, st.deadline - Date.now());
+  }
+
+  /** Stops every live run; true once none is left. */
+  terminateAll(graceSeconds: number): boolean {
+    for (const name of Object.keys(this.state.containers)) this.stop(name, graceSeconds);
+    return Object.keys(this.state.containers).every((n) => !this.live(n));
+  }
+
+  /** The soonest look any run being stopped needs, ms. */
+  next(): number | undefined {
+    let soonest: number | undefined;
+    for (const name of [...this.stopping.keys()]) {
+      const ms = this.deadline(name);
+      if (ms !== undefined) soonest = soonest === undefined ? ms : Math.min(soonest, ms);
+    }
+    return soonest;
+  }
+}
