@@ -222,6 +222,17 @@ describe("Job controller", () => {
     );
   });
 
+  it("leaves an Indexed Job alone, saying why", async () => {
+    const { client } = env;
+    const job = await client.create(
+      jobManifest("indexed", { completionMode: "Indexed", completions: 2 }),
+    );
+    await waitFor("the warning", async () =>
+      (await eventsFor(client, job)).some((e) => e.startsWith("UnsupportedCompletionMode:")),
+    );
+    assert.equal((await podsOfJob(client, "indexed")).length, 0);
+  });
+
   it("releases the finalizers of a deleted Job's pods", async () => {
     const { client } = env;
     await client.create(jobManifest("abandoned"));

@@ -46,6 +46,8 @@ describe("builtinSchemas", () => {
       "authorization.k8s.io/v1/SelfSubjectAccessReview",
       "authorization.k8s.io/v1/SelfSubjectRulesReview",
       "authorization.k8s.io/v1/SubjectAccessReview",
+      "batch/v1/CronJob",
+      "batch/v1/Job",
       "coordination.k8s.io/v1/Lease",
       "discovery.k8s.io/v1/EndpointSlice",
       "events.k8s.io/v1/Event",

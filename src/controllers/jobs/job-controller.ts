@@ -1,5 +1,6 @@
 /**
- * The Job controller (kube's pkg/controller/job, NonIndexed completion): keeps
+ * The Job controller (kube's pkg/controller/job; NonIndexed completion only —
+ * an Indexed Job gets a Warning event and is left alone): keeps
  * `parallelism` pods running until `completions` have succeeded, recreates
  * failed ones after an exponential backoff, fails the Job past `backoffLimit`
  * or `activeDeadlineSeconds` (stopping its pods), deletes active pods while
@@ -89,6 +90,16 @@ export class JobReconciler implements Reconciler {
       if (error) throw error;
       if (job.metadata.deletionTimestamp) return DONE;
       return jobTtlResult(this.client, job, this.now());
+    }
+    if (job.spec.completionMode === "Indexed") {
+      // Not implemented yet: say so rather than run it as NonIndexed.
+      this.recorder.event(
+        job,
+        "Warning",
+        "UnsupportedCompletionMode",
+        "Skipped Job sync because Hearth's Job controller does not run Indexed Jobs yet",
+      );
+      return DONE;
     }
     return this.sync(job, pods);
   }
