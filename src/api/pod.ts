@@ -143,6 +143,8 @@ export interface PodSpec {
   };
   hostname?: string;
   subdomain?: string;
+  dnsPolicy?: string;
+  enableServiceLinks?: boolean;
   serviceAccountName?: string;
   /** Deprecated alias of serviceAccountName. */
   serviceAccount?: string;

@@ -135,7 +135,7 @@ export class NodeAgent {
       // Nothing may start or restart a container while the pods are being stopped.
       loops.abort();
       await Promise.all(running);
-      if (!o.keepWorkloads) await this.stopAll();
+      if (!o.keepWorkloads) await this.stopAll(o.log);
       for (const w of this.workers.values()) w.close();
     })();
   }
@@ -173,17 +173,27 @@ export class NodeAgent {
     }
   }
 
-  /** Stops every pod's processes gracefully (each with its grace period), then returns. */
-  private async stopAll(): Promise<void> {
+  /**
+   * Stops every pod's processes gracefully (each with its grace period). Gives
+   * up, saying so, if some process outlives SIGKILL by 10 s (one stuck in the
+   * kernel): shutdown must finish.
+   */
+  private async stopAll(log: (msg: string, err?: unknown) => void): Promise<void> {
     const idle = new AbortController();
+    const graces = [...this.workers.values()].map((w) => w.state.terminationGracePeriodSeconds);
+    const giveUp = Date.now() + (Math.max(0, ...graces) + 10) * 1000;
     for (;;) {
-      let left = false;
-      for (const w of this.workers.values())
-        if (
-          !w.terminate(w.state.terminationGracePeriodSeconds, "Stopping container (node shutdown)")
-        )
-          left = true;
-      if (!left) return;
+      const left = [...this.workers.values()].filter(
+        (w) =>
+          !w.terminate(w.state.terminationGracePeriodSeconds, "Stopping container (node shutdown)"),
+      );
+      if (left.length === 0) return;
+      if (Date.now() > giveUp) {
+        log(
+          `pods still running after SIGKILL, left as they are: ${left.map((w) => w.key).join(", ")}`,
+        );
+        return;
+      }
       await delay(100, idle.signal);
     }
   }

@@ -67,9 +67,13 @@ describe("container runs: launch, adopt, exit codes", () => {
   it("adopts a run from its record alone and reads the exit code bwrap kept", async () => {
     const { run, logFile, statusFile } = start(
       "long",
-      "trap 'exit 42' TERM; while true; do sleep 0.1; done",
+      "trap 'exit 42' TERM; echo trapped; while true; do sleep 0.1; done",
     );
-    await until(() => observe(run, statusFile, logFile) === "running" && run.pid !== undefined);
+    await until(
+      () =>
+        observe(run, statusFile, logFile) === "running" &&
+        readFileSync(logFile, "utf8").includes("trapped"),
+    );
     // A new agent knows only the state file's record.
     const adopted: RunRecord = JSON.parse(JSON.stringify(run));
     assert.equal(observe(adopted, statusFile, logFile), "running");
@@ -87,10 +91,11 @@ describe("container runs: launch, adopt, exit codes", () => {
   });
 
   it("reports a killed container as 128 + signal, and a sandbox that failed as StartError", async () => {
-    const { run, logFile, statusFile } = start("killed", "sleep 30");
+    // Killed once it runs (a child killed while bwrap still sets up has no exit code to report).
+    const { run, logFile, statusFile } = start("killed", "echo up; exec sleep 30");
     await until(() => {
       observe(run, statusFile, logFile);
-      return run.pid !== undefined;
+      return run.pid !== undefined && readFileSync(logFile, "utf8") === "up\n";
     });
     process.kill(run.pid!, "SIGKILL");
     await until(() => observe(run, statusFile, logFile) === "exited");

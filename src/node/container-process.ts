@@ -109,13 +109,20 @@ export function observe(run: RunRecord, statusFile: string, logFile: string): Ob
   const childAlive = run.pid !== undefined && isRunning(run.pid, run.pidStart);
   const shimAlive = run.shimPid !== undefined && isRunning(run.shimPid, run.shimStart);
   if (childAlive || shimAlive) return "running";
+  // bwrap writes the exit code before it exits: read again now that both are gone.
+  const last = readBwrapStatus(statusFile).exitCode;
+  if (last !== undefined) {
+    run.exit = exitRecord(last);
+    sweep(run);
+    return "exited";
+  }
   // bwrap reports no exit code when it fails before exec (its message ends the log).
-  const last = lastLine(logFile);
-  if (run.pid === undefined || last.startsWith("bwrap: ")) {
+  const line = lastLine(logFile);
+  if (run.pid === undefined || line.startsWith("bwrap: ")) {
     run.exit = {
       exitCode: 128,
       reason: "StartError",
-      message: last || "the sandbox exited before starting the container",
+      message: line || "the sandbox exited before starting the container",
       finishedAt: timestamp(),
     };
   } else {

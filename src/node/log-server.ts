@@ -123,7 +123,8 @@ export class LogServer {
       res.end(first.text);
       return;
     }
-    res.write(first.text);
+    res.flushHeaders();
+    if (first.text) res.write(first.text);
     this.follow(
       target,
       first.offset,

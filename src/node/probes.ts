@@ -38,6 +38,13 @@ export function resolvePort(c: Container, port: number | string): number | undef
   return c.ports?.find((p) => p.name === port)?.containerPort;
 }
 
+/** Go's wording for the usual dial errors, as kube's probe messages show them. */
+function dialError(e: NodeJS.ErrnoException): string {
+  if (e.code === "ECONNREFUSED") return "connect: connection refused";
+  if (e.code === "EHOSTUNREACH") return "connect: no route to host";
+  return e.message;
+}
+
 function tcpProbe(host: string, port: number, timeoutMs: number): Promise<ProbeResult> {
   return new Promise((resolve) => {
     const socket = net.connect({ host, port });
@@ -49,8 +56,8 @@ function tcpProbe(host: string, port: number, timeoutMs: number): Promise<ProbeR
       done({ ok: false, message: `dial tcp ${host}:${port}: i/o timeout` }),
     );
     socket.once("connect", () => done({ ok: true, message: "" }));
-    socket.once("error", (e) =>
-      done({ ok: false, message: `dial tcp ${host}:${port}: ${e.message}` }),
+    socket.once("error", (e: NodeJS.ErrnoException) =>
+      done({ ok: false, message: `dial tcp ${host}:${port}: ${dialError(e)}` }),
     );
   });
 }
@@ -85,7 +92,11 @@ function httpProbe(
         new Error("context deadline exceeded (Client.Timeout exceeded while awaiting headers)"),
       ),
     );
-    req.once("error", (e) => resolve({ ok: false, message: `Get "${url}": ${e.message}` }));
+    req.once("error", (e: NodeJS.ErrnoException) => {
+      const why =
+        e.code === "ECONNREFUSED" ? `dial tcp ${host}:${port}: ${dialError(e)}` : e.message;
+      resolve({ ok: false, message: `Get "${url}": ${why}` });
+    });
   });
 }
 

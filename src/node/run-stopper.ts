@@ -8,6 +8,8 @@ import { signalRun } from "./container-process.js";
 import type { PodState, RunRecord } from "./pod-state.js";
 
 interface Stopping {
+  /** The run being stopped: a later run of the container is not. */
+  attempt: number;
   /** When SIGKILL is due, ms since the epoch. */
   deadline: number;
   killed: boolean;
@@ -27,20 +29,28 @@ export class RunStopper {
     return run && !run.exit ? run : undefined;
   }
 
+  /** The stop in progress for the container's live run (a stop of an earlier run is forgotten). */
+  private current(name: string): { run: RunRecord; st: Stopping | undefined } | undefined {
+    const run = this.live(name);
+    const st = this.stopping.get(name);
+    if (st && st.attempt !== run?.attempt) this.stopping.delete(name);
+    return run ? { run, st: this.stopping.get(name) } : undefined;
+  }
+
   isStopping(name: string): boolean {
-    return this.stopping.has(name) && this.live(name) !== undefined;
+    return this.current(name)?.st !== undefined;
   }
 
   /** Starts stopping one run (a failed liveness probe); a shorter grace moves the deadline closer. */
   stop(name: string, graceSeconds: number): void {
-    const run = this.live(name);
-    if (!run) return;
+    const now = this.current(name);
+    if (!now) return;
+    const { run, st } = now;
     const deadline = Date.now() + graceSeconds * 1000;
-    const st = this.stopping.get(name);
     if (st) {
       st.deadline = Math.min(st.deadline, deadline);
     } else {
-      this.stopping.set(name, { deadline, killed: graceSeconds <= 0 });
+      this.stopping.set(name, { attempt: run.attempt, deadline, killed: graceSeconds <= 0 });
       signalRun(run, graceSeconds > 0 ? "SIGTERM" : "SIGKILL");
       this.onStop(name, run);
     }
@@ -49,12 +59,13 @@ export class RunStopper {
 
   /** Kills a run whose grace is over; ms until it should be looked at again (undefined: not stopping). */
   deadline(name: string): number | undefined {
-    const st = this.stopping.get(name);
-    const run = this.live(name);
-    if (!st || !run) {
+    const now = this.current(name);
+    const st = now?.st;
+    if (!now || !st) {
       this.stopping.delete(name);
       return undefined;
     }
+    const { run } = now;
     if (!st.killed && Date.now() >= st.deadline) {
       st.killed = true;
       signalRun(run, "SIGKILL");

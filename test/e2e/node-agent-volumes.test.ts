@@ -3,8 +3,8 @@
  * order, configMap / secret / downwardAPI / emptyDir volumes, env from
  * ConfigMaps and Secrets, a pod waiting (Pending, with a condition) for a
  * claim that is not bound and running once a claim is bound to a volume in
- * DIR/volumes, restartPolicy Never ending Failed with the exit code, and a
- * liveness probe that restarts its container.
+ * DIR/volumes, the `hearth` image, restartPolicy Never ending Failed with the
+ * exit code, and a liveness probe that restarts its container.
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -147,6 +147,24 @@ spec:
       existsSync(join(h.dataDir, "volumes", pv, "file")),
     );
     await h.kubectlOk(["delete", "pod", "writer", "--timeout=30s"]);
+  });
+
+  it("runs this project's CLI from the hearth image", async () => {
+    await h.kubectlOk([
+      "run",
+      "cli",
+      "--image=hearth:dev",
+      "--restart=Never",
+      `--overrides={"spec":{"nodeName":"${node}"}}`,
+      "--",
+      "help",
+    ]);
+    await waitFor(
+      "the CLI to finish",
+      async () => (await get("cli")).status.phase === "Succeeded",
+      30_000,
+    );
+    assert.match(await h.kubectlOk(["logs", "cli"]), /usage: hearth <command>/);
   });
 
   it("ends a Never pod Failed with its exit code, and restarts a container failing liveness", async () => {

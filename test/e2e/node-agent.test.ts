@@ -181,7 +181,13 @@ describe("node agent: pods as sandboxed processes", () => {
     assert.deepEqual(liveProcesses(h.dataDir), []);
   });
 
-  it("gives an image outside the image table ErrImagePull with a clear message", async () => {
+  it("gives an image outside the image table ErrImagePull, and leaves other nodes' pods alone", async () => {
+    await h.kubectlOk([
+      "run",
+      "elsewhere",
+      "--image=busybox",
+      `--overrides={"spec":{"nodeName":"other-node"}}`,
+    ]);
     await h.kubectlOk([
       "run",
       "web",
@@ -197,5 +203,9 @@ describe("node agent: pods as sandboxed processes", () => {
     const logs = await h.kubectl(["logs", "web"]);
     assert.match(logs.stderr, /container "web" in pod "web" is waiting to start: ErrImagePull/);
     await h.kubectlOk(["delete", "pod", "web", "--timeout=30s"]);
+    const other = await pod("elsewhere");
+    assert.equal(other.status.podIP, undefined, "a pod of another node is not run here");
+    assert.ok(!existsSync(join(h.dataDir, "pods", other.metadata.uid)));
+    await h.kubectlOk(["delete", "pod", "elsewhere", "--force", "--grace-period=0"]);
   });
 });

@@ -2,16 +2,11 @@
  * The Pod and Node kinds over HTTP against an in-process apiserver: kube's
  * defaults and validation, spec immutability, graceful deletion (a pod on a
  * node waits out its grace period until deleted with grace 0; one not on a
- * node goes at once), the pods and nodes tables, and the `log` subresource
- * proxied to a node agent's log endpoint (plain, tail, follow, errors).
+ * node goes at once), and the pods and nodes tables.
  */
 import assert from "node:assert/strict";
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { KubeObject } from "../../src/api/types.js";
-import { LogServer } from "../../src/node/log-server.js";
 import { type InProcessServer, startInProcess } from "../support/in-process.js";
 
 const PODS = "/api/v1/namespaces/default/pods";
@@ -23,8 +18,6 @@ interface PodObj extends KubeObject {
 
 describe("Pod and Node API", () => {
   let s: InProcessServer;
-  const logDir = mkdtempSync(join(tmpdir(), "hearth-podapi-"));
-  const agentStop = new AbortController();
   const json = (o: unknown) => JSON.stringify(o);
   const pod = (name: string, spec: Record<string, unknown> = {}) =>
     json({
@@ -43,9 +36,7 @@ describe("Pod and Node API", () => {
     s = await startInProcess();
   });
   after(async () => {
-    agentStop.abort();
     await s?.stop();
-    rmSync(logDir, { recursive: true, force: true });
   });
 
   it("defaults a new pod as kube does and starts it Pending", async () => {
@@ -308,116 +299,6 @@ describe("Pod and Node API", () => {
       (await s.request("GET", "/api/v1/namespaces/default/nodes/n1")).status,
       404,
       "nodes are cluster-scoped",
-    );
-  });
-
-  it("serves pods/log by proxying to the node agent's log endpoint", async () => {
-    const file = join(logDir, "0.log");
-    mkdirSync(logDir, { recursive: true });
-    writeFileSync(file, "one\ntwo\nthree\n");
-    let done = false;
-    const logs = new LogServer(
-      (ns, name, container, previous) => {
-        if (previous)
-          return {
-            ok: false,
-            code: 400,
-            message: `previous terminated container "${container}" in pod "${name}" not found`,
-          };
-        return ns === "default" && name === "logs"
-          ? { ok: true, file, done: () => done }
-          : { ok: false, code: 404, message: "no" };
-      },
-      "secret-token",
-      20,
-    );
-    const port = await logs.start(agentStop.signal);
-    await ok(
-      "POST",
-      "/api/v1/nodes",
-      json({
-        apiVersion: "v1",
-        kind: "Node",
-        metadata: { name: "n2", annotations: { "node.hearth.dev/log-token": "secret-token" } },
-      }),
-    );
-    await ok(
-      "PUT",
-      "/api/v1/nodes/n2/status",
-      json({
-        apiVersion: "v1",
-        kind: "Node",
-        metadata: { name: "n2" },
-        status: {
-          addresses: [{ type: "InternalIP", address: "127.0.0.1" }],
-          daemonEndpoints: { kubeletEndpoint: { Port: port } },
-        },
-      }),
-    );
-
-    await ok("POST", PODS, pod("nolog"));
-    const none = await s.request("GET", `${PODS}/nolog/log`);
-    assert.equal(none.status, 200);
-    assert.equal(none.text, "", "a pod not on a node has no log yet");
-
-    await ok(
-      "POST",
-      PODS,
-      pod("logs", {
-        nodeName: "n2",
-        containers: [
-          { name: "a", image: "x" },
-          { name: "b", image: "x" },
-        ],
-      }),
-    );
-    const pick = await s.request("GET", `${PODS}/logs/log`);
-    assert.equal(pick.status, 400);
-    assert.match(
-      pick.text,
-      /a container name must be specified for pod logs, choose one of: \[a b\]/,
-    );
-    assert.match(
-      (await s.request("GET", `${PODS}/logs/log?container=z`)).text,
-      /container z is not valid for pod logs/,
-    );
-    assert.equal(
-      (await s.request("GET", `${PODS}/logs/log?container=a`)).text,
-      "one\ntwo\nthree\n",
-    );
-    assert.equal(
-      (await s.request("GET", `${PODS}/logs/log?container=a&tailLines=1`)).text,
-      "three\n",
-    );
-    const prev = await s.request("GET", `${PODS}/logs/log?container=a&previous=true`);
-    assert.equal(prev.status, 400);
-    assert.equal(
-      (prev.body as { message: string }).message,
-      'previous terminated container "a" in pod "logs" not found',
-    );
-    assert.equal((await s.request("GET", `${PODS}/logs/log?container=a&tailLines=-1`)).status, 422);
-
-    const res = await fetch(`${s.url}${PODS}/logs/log?container=a&follow=true&tailLines=0`);
-    const reader = res.body!.getReader();
-    appendFileSync(file, "four\n");
-    const first = await reader.read();
-    assert.equal(Buffer.from(first.value!).toString(), "four\n");
-    done = true;
-    while (!(await reader.read()).done);
-
-    await ok(
-      "PUT",
-      "/api/v1/nodes/n2",
-      json({
-        apiVersion: "v1",
-        kind: "Node",
-        metadata: { name: "n2", annotations: { "node.hearth.dev/log-token": "wrong" } },
-      }),
-    );
-    assert.equal(
-      (await s.request("GET", `${PODS}/logs/log?container=a`)).status,
-      401,
-      "the agent wants its token",
     );
   });
 });

@@ -42,6 +42,8 @@ export function defaultPod(obj: KubeObject): void {
   spec.restartPolicy ??= "Always";
   spec.terminationGracePeriodSeconds ??= DEFAULT_TERMINATION_GRACE_SECONDS;
   spec.schedulerName ??= "default-scheduler";
+  spec.dnsPolicy ??= "ClusterFirst";
+  spec.enableServiceLinks ??= true;
   if (spec.serviceAccount !== undefined) spec.serviceAccountName ??= spec.serviceAccount;
   for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])]) defaultContainer(c);
 }
@@ -49,19 +51,19 @@ export function defaultPod(obj: KubeObject): void {
 /** kube's QoS class: Guaranteed when every container's requests equal its cpu and memory limits. */
 export function qosClass(pod: Pod): "BestEffort" | "Burstable" | "Guaranteed" {
   const all = [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? [])];
-  let any = false;
+  let specified = false;
   let guaranteed = true;
   for (const c of all) {
     const requests = c.resources?.requests ?? {};
     const limits = c.resources?.limits ?? {};
-    if (Object.keys(requests).length > 0 || Object.keys(limits).length > 0) any = true;
+    if (Object.keys(requests).length > 0 || Object.keys(limits).length > 0) specified = true;
     for (const r of ["cpu", "memory"]) {
       const limit = limits[r];
       const request = requests[r] ?? limit;
       if (limit === undefined || String(request) !== String(limit)) guaranteed = false;
     }
   }
-  if (!any) return "BestEffort";
+  if (!specified) return "BestEffort";
   return guaranteed ? "Guaranteed" : "Burstable";
 }
 

@@ -141,6 +141,8 @@ function proxy(
       const code = res.statusCode ?? 500;
       const type = res.headers["content-type"] ?? "text/plain";
       ctx.res.writeHead(code, { "Content-Type": type, "Cache-Control": "no-cache, private" });
+      // A followed log may stay quiet for long: the client gets the headers now.
+      ctx.res.flushHeaders();
       res.pipe(ctx.res);
       res.on("end", () => resolve());
       res.on("close", () => resolve());

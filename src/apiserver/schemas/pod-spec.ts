@@ -99,6 +99,13 @@ export const podSpec: Schema = object(
       "name",
       container,
     ),
+    dnsPolicy: str(
+      "Set DNS policy for the pod. Defaults to \"ClusterFirst\". Valid values are 'ClusterFirstWithHostNet', 'ClusterFirst', 'Default' or 'None'. On Hearth every pod uses the host's resolver.",
+      { enum: ["ClusterFirst", "ClusterFirstWithHostNet", "Default", "None"] },
+    ),
+    enableServiceLinks: bool(
+      "EnableServiceLinks indicates whether information about services should be injected into pod's environment variables, matching the syntax of Docker links. Optional: Defaults to true. Hearth injects no service variables.",
+    ),
     hostname: str(
       "Specifies the hostname of the Pod If not specified, the pod's hostname will be set to a system-defined value.",
     ),
