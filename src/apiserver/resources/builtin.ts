@@ -27,29 +27,10 @@ import { BATCH_TYPES } from "./batch-types.js";
 import { namespaceType } from "./namespace-type.js";
 import { nodeType } from "./node-type.js";
 import { podType } from "./pod-type.js";
-import { type ResourceType, STANDARD_VERBS } from "./resource-type.js";
+import { builtinType, type ResourceType } from "./resource-type.js";
 import { serviceTypes } from "./service-types.js";
 import { STORAGE_TYPES } from "./storage-types.js";
 import { age } from "./table.js";
-
-type Base = Pick<ResourceType, "group" | "version" | "kind" | "plural" | "singular"> &
-  Partial<ResourceType>;
-
-export function builtinType(base: Base): ResourceType {
-  return {
-    listKind: `${base.kind}List`,
-    namespaced: true,
-    shortNames: [],
-    categories: [],
-    verbs: STANDARD_VERBS,
-    status: false,
-    nameRule: "dns1123-subdomain",
-    strategicMergePatch: true,
-    columns: [],
-    schema: {},
-    ...base,
-  };
-}
 
 const dataCount = (o: KubeObject) =>
   Object.keys((o.data as object | undefined) ?? {}).length +

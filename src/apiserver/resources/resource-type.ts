@@ -124,3 +124,23 @@ export const STANDARD_VERBS = [
   "update",
   "watch",
 ];
+
+type BuiltinBase = Pick<ResourceType, "group" | "version" | "kind" | "plural" | "singular"> &
+  Partial<ResourceType>;
+
+/** A built-in kind with the usual defaults: namespaced, every verb, DNS-subdomain names, strategic merge patch. */
+export function builtinType(base: BuiltinBase): ResourceType {
+  return {
+    listKind: `${base.kind}List`,
+    namespaced: true,
+    shortNames: [],
+    categories: [],
+    verbs: STANDARD_VERBS,
+    status: false,
+    nameRule: "dns1123-subdomain",
+    strategicMergePatch: true,
+    columns: [],
+    schema: {},
+    ...base,
+  };
+}

@@ -27,7 +27,7 @@ import {
   persistentVolumeSchema,
   storageClassSchema,
 } from "../schemas/index.js";
-import { type ResourceType, STANDARD_VERBS, type TableColumn } from "./resource-type.js";
+import { builtinType, type TableColumn } from "./resource-type.js";
 import {
   validatePersistentVolume,
   validatePersistentVolumeClaim,
@@ -35,25 +35,8 @@ import {
 } from "./storage-validation.js";
 import { ageColumn } from "./table.js";
 
-type Base = Pick<ResourceType, "group" | "version" | "kind" | "plural" | "singular"> &
-  Partial<ResourceType>;
-
-/** A built-in kind (as `builtinType` in builtin.ts, which imports this file). */
-function storageType(base: Base): ResourceType {
-  return {
-    listKind: `${base.kind}List`,
-    namespaced: true,
-    shortNames: [],
-    categories: [],
-    verbs: STANDARD_VERBS,
-    status: false,
-    nameRule: "dns1123-subdomain",
-    strategicMergePatch: true,
-    columns: [],
-    schema: {},
-    ...base,
-  };
-}
+/** Storage kinds are ordinary built-in kinds. */
+const storageType = builtinType;
 
 const column = (
   name: string,
