@@ -5,13 +5,11 @@
  * API, and the table kube prints for Events.
  */
 import type { KubeObject } from "../../api/types.js";
-import { type ResourceType, STANDARD_VERBS, type TableColumn } from "../resources/resource-type.js";
-import { age } from "../resources/table.js";
+import { type ResourceType, STANDARD_VERBS } from "../resources/resource-type.js";
 import { eventsV1EventSchema } from "../schemas/index.js";
+import { eventColumns, str } from "./columns.js";
 import { coreToEventsV1, eventsV1ToCore } from "./conversion.js";
 import { strictEventCreateErrors, strictEventUpdateErrors } from "./validation.js";
-
-const str = (v: unknown) => (v === undefined || v === null ? "" : String(v));
 
 function lastSeen(o: KubeObject): string {
   const series = o.series as { lastObservedTime?: string } | undefined;
@@ -23,21 +21,7 @@ function lastSeen(o: KubeObject): string {
   );
 }
 
-const columns: TableColumn[] = [
-  { name: "Last Seen", type: "string", cell: (o) => age(lastSeen(o)) },
-  { name: "Type", type: "string", cell: (o) => str(o.type) },
-  { name: "Reason", type: "string", cell: (o) => str(o.reason) },
-  {
-    name: "Object",
-    type: "string",
-    cell: (o) => {
-      const ref = (o.regarding ?? {}) as { kind?: string; name?: string };
-      return `${str(ref.kind).toLowerCase()}/${str(ref.name)}`;
-    },
-  },
-  { name: "Message", type: "string", cell: (o) => str(o.note) },
-  { name: "Name", type: "string", format: "name", priority: 1, cell: (o) => str(o.metadata.name) },
-];
+const columns = eventColumns({ lastSeen, regarding: (o) => o.regarding, message: (o) => o.note });
 
 export const eventsV1Type: ResourceType = {
   group: "events.k8s.io",

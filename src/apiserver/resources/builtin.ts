@@ -14,6 +14,7 @@ import type { KubeObject } from "../../api/types.js";
 import { bindingResourceType, policyResourceType } from "../admission/policy/index.js";
 import { AUTH_REVIEW_TYPES, handleTokenRequest } from "../auth/index.js";
 import { crdResourceType } from "../crd/crd-kind.js";
+import { eventColumns, str } from "../events/columns.js";
 import { eventsV1Type, legacyEventErrors } from "../events/index.js";
 import { RBAC_TYPES } from "../rbac/index.js";
 import {
@@ -30,7 +31,6 @@ import { podType } from "./pod-type.js";
 import { builtinType, type ResourceType } from "./resource-type.js";
 import { serviceTypes } from "./service-types.js";
 import { STORAGE_TYPES } from "./storage-types.js";
-import { age } from "./table.js";
 
 const dataCount = (o: KubeObject) =>
   Object.keys((o.data as object | undefined) ?? {}).length +
@@ -103,8 +103,6 @@ const serviceAccounts = builtinType({
   ],
 });
 
-const str = (v: unknown) => (v === undefined || v === null ? "" : String(v));
-
 const events = builtinType({
   group: "",
   version: "v1",
@@ -115,31 +113,11 @@ const events = builtinType({
   nameRule: "path-segment",
   schema: eventSchema,
   ownColumns: true,
-  columns: [
-    {
-      name: "Last Seen",
-      type: "string",
-      cell: (o) => age(str(o.lastTimestamp || o.eventTime || o.metadata.creationTimestamp)),
-    },
-    { name: "Type", type: "string", cell: (o) => str(o.type) },
-    { name: "Reason", type: "string", cell: (o) => str(o.reason) },
-    {
-      name: "Object",
-      type: "string",
-      cell: (o) => {
-        const ref = (o.involvedObject ?? {}) as { kind?: string; name?: string };
-        return `${str(ref.kind).toLowerCase()}/${str(ref.name)}`;
-      },
-    },
-    { name: "Message", type: "string", cell: (o) => str(o.message) },
-    {
-      name: "Name",
-      type: "string",
-      format: "name",
-      priority: 1,
-      cell: (o) => str(o.metadata.name),
-    },
-  ],
+  columns: eventColumns({
+    lastSeen: (o) => str(o.lastTimestamp || o.eventTime || o.metadata.creationTimestamp),
+    regarding: (o) => o.involvedObject,
+    message: (o) => o.message,
+  }),
   selectableFields: (o) => {
     const ref = (o.involvedObject ?? {}) as Record<string, unknown>;
     const out: Record<string, string> = { reason: str(o.reason), type: str(o.type) };
