@@ -180,11 +180,12 @@ describe("Job controller", () => {
       "merge",
     );
     const [pod] = await activePods(client, "paused", 1);
-    const resumed = await getJob(client, "paused");
-    assert.equal(
-      resumed.status?.conditions?.find((c) => c.type === "Suspended")?.reason,
-      "JobResumed",
-    );
+    // The controller creates pods before it writes the status that says so.
+    const resumed = await waitFor("the Job marked resumed", async () => {
+      const job = await getJob(client, "paused");
+      const reason = job.status?.conditions?.find((c) => c.type === "Suspended")?.reason;
+      return reason === "JobResumed" ? job : undefined;
+    });
     assert.ok(resumed.status?.startTime);
     await client.patch(
       "batch/v1",
