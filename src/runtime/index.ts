@@ -1,4 +1,14 @@
 /** The controller runtime: informers, the work queue and the reconcile loop. */
+
+export {
+  type Condition,
+  type ConditionStatus,
+  findCondition,
+  removeCondition,
+  rfc3339,
+  sameConditions,
+  setCondition,
+} from "./conditions.js";
 export {
   Controller,
   type ControllerOptions,

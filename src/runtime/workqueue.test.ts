@@ -54,4 +54,18 @@ describe("WorkQueue", () => {
     q.shutDown();
     assert.equal(await pending, undefined);
   });
+
+  it("keeps the earlier time when a waiting key is added again with a shorter delay", {
+    timeout: 10_000,
+  }, async () => {
+    const q = new WorkQueue();
+    q.addAfter("k", 60_000);
+    q.addAfter("k", 10);
+    q.addAfter("k", 30_000);
+    // Without the earlier time this get would wait a minute: past the test's timeout.
+    assert.equal(await q.get(), "k");
+    q.done("k");
+    assert.equal(q.length, 0);
+    q.shutDown();
+  });
 });

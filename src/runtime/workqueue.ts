@@ -18,7 +18,7 @@ export class WorkQueue {
   private readonly processing = new Set<string>();
   private readonly dirty = new Set<string>();
   private readonly failures = new Map<string, number>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly timers = new Map<string, { timer: NodeJS.Timeout; due: number }>();
   private readonly waiters: ((key: string | undefined) => void)[] = [];
   private shuttingDown = false;
 
@@ -52,12 +52,18 @@ export class WorkQueue {
       this.add(key);
       return;
     }
-    if (this.timers.has(key)) return;
+    // As client-go's delaying queue: a key already waiting keeps the earlier time.
+    const due = Date.now() + ms;
+    const waiting = this.timers.get(key);
+    if (waiting) {
+      if (waiting.due <= due) return;
+      clearTimeout(waiting.timer);
+    }
     const timer = setTimeout(() => {
       this.timers.delete(key);
       this.add(key);
     }, ms);
-    this.timers.set(key, timer);
+    this.timers.set(key, { timer, due });
   }
 
   /** Requeues after this key's next backoff step. */
@@ -96,7 +102,7 @@ export class WorkQueue {
 
   shutDown(): void {
     this.shuttingDown = true;
-    for (const t of this.timers.values()) clearTimeout(t);
+    for (const t of this.timers.values()) clearTimeout(t.timer);
     this.timers.clear();
     for (const w of this.waiters.splice(0)) w(undefined);
   }

@@ -1,0 +1,147 @@
+/**
+ * The platform's admission checks on app objects, run inside the apiserver's
+ * admission chain (the CLI wires them in; the apiserver knows nothing of apps):
+ * - a Tenant's name matches `^[a-z][a-z0-9]*$` and its namespace fits 63
+ *   characters; a Tenant lives in a tenant namespace;
+ * - a module flag whose app has no backend in this version is refused;
+ * - a Tenant's quota may not exceed what its parent tenant has left (the
+ *   parent's `tenant-quota` minus what its other child tenants were given).
+ * Each refusal is a 422 naming the field and the rule; nothing is written.
+ */
+import {
+  type FieldError,
+  forbiddenValue,
+  hasCode,
+  InvalidError,
+  invalidValue,
+} from "../api/errors.js";
+import { parseQuantity } from "../api/quantity.js";
+import type { KubeObject } from "../api/types.js";
+import type { Reader } from "../client/index.js";
+import { TENANT_MODULES } from "./apps/tenant/index.js";
+import { isTenantNamespace, tenantNameProblem } from "./apps/tenant/naming.js";
+import { hardLimits, QUOTA_NAME } from "./apps/tenant/quota.js";
+import { APPS_API_VERSION, APPS_GROUP } from "./engine/module.js";
+
+export interface AppAdmissionRequest {
+  operation: "CREATE" | "UPDATE" | "DELETE" | "CONNECT";
+  group: string;
+  kind: string;
+  subresource: string;
+  namespace: string;
+  name: string;
+  object: KubeObject | undefined;
+  oldObject: KubeObject | undefined;
+}
+
+type Quotas = Record<string, string | number>;
+
+export class AppAdmission {
+  /** `reader` is asked at each request: the client may exist only after the server starts. */
+  constructor(
+    private readonly reader: () => Reader | undefined,
+    private readonly servedModules: ReadonlySet<string>,
+  ) {}
+
+  async validate(req: AppAdmissionRequest): Promise<void> {
+    if (req.group !== APPS_GROUP || req.kind !== "Tenant" || req.subresource !== "") return;
+    if (req.operation !== "CREATE" && req.operation !== "UPDATE") return;
+    const tenant = req.object!;
+    const errors: FieldError[] = [];
+    if (req.operation === "CREATE") {
+      const problem = tenantNameProblem(req.namespace, req.name);
+      if (problem) errors.push(invalidValue("metadata.name", req.name, problem));
+    }
+    const spec = (tenant.spec ?? {}) as Record<string, unknown>;
+    for (const [flag, kind] of Object.entries(TENANT_MODULES))
+      if (spec[flag] === true && !this.servedModules.has(kind))
+        errors.push(
+          forbiddenValue(
+            `spec.${flag}`,
+            `the ${flag} module (${kind}) is not available in this version of Hearth`,
+          ),
+        );
+    const reader = this.reader();
+    if (errors.length === 0 && reader) {
+      errors.push(...(await this.placement(reader, req.namespace)));
+      errors.push(...(await this.quotaErrors(reader, req, (spec.resourceQuotas ?? {}) as Quotas)));
+    }
+    if (errors.length > 0)
+      throw new InvalidError({ group: APPS_GROUP, kind: "Tenant", name: req.name }, errors);
+  }
+
+  private async placement(reader: Reader, namespace: string): Promise<FieldError[]> {
+    let ns: KubeObject;
+    try {
+      ns = await reader.get("v1", "Namespace", namespace);
+    } catch (e) {
+      if (hasCode(e, 404)) return [];
+      throw e;
+    }
+    if (isTenantNamespace(namespace, ns.metadata.labels)) return [];
+    return [
+      invalidValue(
+        "metadata.namespace",
+        namespace,
+        "a Tenant is created in a tenant namespace (tenant-root or the namespace of another Tenant)",
+      ),
+    ];
+  }
+
+  private async quotaErrors(
+    reader: Reader,
+    req: AppAdmissionRequest,
+    quotas: Quotas,
+  ): Promise<FieldError[]> {
+    const wanted = hardLimits(quotas);
+    if (Object.keys(wanted).length === 0) return [];
+    let parentHard: Record<string, string>;
+    try {
+      const quota = await reader.get("v1", "ResourceQuota", QUOTA_NAME, req.namespace);
+      parentHard = (quota.spec as { hard?: Record<string, string> } | undefined)?.hard ?? {};
+    } catch (e) {
+      if (hasCode(e, 404)) return [];
+      throw e;
+    }
+    const siblings = (
+      await reader.list(APPS_API_VERSION, "Tenant", { namespace: req.namespace })
+    ).items.filter((t) => t.metadata.name !== req.name && !t.metadata.deletionTimestamp);
+    const errors: FieldError[] = [];
+    const reported = new Set<string>();
+    for (const [key, value] of Object.entries(wanted)) {
+      const limit = parentHard[key];
+      if (limit === undefined || reported.has(sourceKey(key))) continue;
+      let given = 0n;
+      for (const s of siblings) {
+        const theirs = hardLimits(
+          (s.spec as { resourceQuotas?: Quotas } | undefined)?.resourceQuotas ?? {},
+        )[key];
+        if (theirs !== undefined) given += parseQuantity(theirs);
+      }
+      const left = parseQuantity(limit) - given;
+      if (parseQuantity(value) <= left) continue;
+      reported.add(sourceKey(key));
+      errors.push(
+        invalidValue(
+          `spec.resourceQuotas.${sourceKey(key)}`,
+          quotas[sourceKey(key)],
+          `exceeds what the parent tenant has left: ${key} ${formatScaled(left)} of ${limit} (quota ${QUOTA_NAME} in ${req.namespace}, the rest is given to other child tenants)`,
+        ),
+      );
+    }
+    return errors;
+  }
+}
+
+/** `requests.cpu` → `cpu`, `requests.storage` → `storage`: the key the user wrote. */
+function sourceKey(hardKey: string): string {
+  if (hardKey === "requests.storage") return "storage";
+  const m = /^(requests|limits)\.(cpu|memory|ephemeral-storage)$/.exec(hardKey);
+  return m ? m[2]! : hardKey;
+}
+
+/** A value scaled by 10⁹ (parseQuantity) as a short quantity. */
+function formatScaled(n: bigint): string {
+  if (n % 1_000_000_000n === 0n) return String(n / 1_000_000_000n);
+  return `${n / 1_000_000n}m`;
+}

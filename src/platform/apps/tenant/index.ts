@@ -1,0 +1,233 @@
+/**
+ * The Tenant app (Cozystack packages/apps/tenant). A Tenant renders its
+ * namespace (owned by the parent namespace, labelled with every ancestor), the
+ * values Secret its children render with, the four RBAC bindings, quota and
+ * limits, and one module app per enabled module. Its `preDelete` hook is
+ * Cozystack's pre-delete order made reliable: delete the namespace's
+ * applications and wait for them to be gone (child Tenants go the same way,
+ * deepest first), then its modules; only then does the engine delete the
+ * namespace and the rest.
+ */
+import { hasCode } from "../../../api/errors.js";
+import type { KubeObject } from "../../../api/types.js";
+import type { Client } from "../../../client/index.js";
+import type { ApplicationDefinition } from "../../definitions.js";
+import { valuesSecret } from "../../engine/context.js";
+import {
+  APPS_API_VERSION,
+  type App,
+  type AppModule,
+  type HookContext,
+  type HookResult,
+  LABEL_TENANT_MODULE,
+  type TenantContext,
+  type WorkloadReport,
+} from "../../engine/module.js";
+import {
+  ancestry,
+  LABEL_NO_DELETE,
+  PARENT_ANNOTATION,
+  ROOT_NAMESPACE,
+  TENANT_LABEL_PREFIX,
+  tenantNamespace,
+} from "./naming.js";
+import { quotaObjects } from "./quota.js";
+import { tenantRoleBindings } from "./rbac.js";
+
+/** Module flags of a Tenant and the app kind each installs. */
+export const TENANT_MODULES: Record<string, string> = {
+  etcd: "Etcd",
+  monitoring: "Monitoring",
+  ingress: "Ingress",
+  seaweedfs: "SeaweedFS",
+};
+
+interface TenantSpec {
+  host?: string;
+  etcd?: boolean;
+  monitoring?: boolean;
+  ingress?: boolean;
+  seaweedfs?: boolean;
+  schedulingClass?: string;
+  resourceQuotas?: Record<string, string | number>;
+}
+
+/** `_namespace` for the tenant's children (Cozystack's inheritance rules). */
+export function childValues(app: App, context: TenantContext): Record<string, string> {
+  const spec = (app.spec ?? {}) as TenantSpec;
+  const ns = ownNamespace(app);
+  const root = ns === app.metadata.namespace;
+  const parent = root ? {} : context.namespace;
+  const parentHost = root ? (context.cluster["root-host"] ?? "") : (parent.host ?? "");
+  const host =
+    spec.host || (root ? parentHost : parentHost ? `${app.metadata.name}.${parentHost}` : "");
+  const out: Record<string, string> = { host };
+  for (const module of Object.keys(TENANT_MODULES))
+    out[module] = spec[module as keyof TenantSpec] === true ? ns : (parent[module] ?? "");
+  const schedulingClass = spec.schedulingClass || parent.schedulingClass || "";
+  if (schedulingClass) out.schedulingClass = schedulingClass;
+  return out;
+}
+
+export function ownNamespace(app: App): string {
+  return tenantNamespace(app.metadata.namespace!, app.metadata.name!);
+}
+
+function namespaceObject(
+  app: App,
+  context: TenantContext,
+  values: Record<string, string>,
+): KubeObject {
+  const ns = ownNamespace(app);
+  const root = ns === app.metadata.namespace;
+  const labels: Record<string, string> = {};
+  for (const a of ancestry(ns)) labels[`${TENANT_LABEL_PREFIX}${a}`] = "";
+  for (const key of ["etcd", "ingress", "monitoring", "seaweedfs", "host"])
+    labels[`namespace.cozystack.io/${key}`] = values[key] ?? "";
+  if (root) labels[LABEL_NO_DELETE] = "true";
+  const parent = context.appNamespace;
+  return {
+    apiVersion: "v1",
+    kind: "Namespace",
+    metadata: {
+      name: ns,
+      labels,
+      ...(root ? {} : { annotations: { [PARENT_ANNOTATION]: app.metadata.namespace! } }),
+      ...(!root && parent?.metadata.uid
+        ? {
+            ownerReferences: [
+              {
+                apiVersion: "v1",
+                kind: "Namespace",
+                name: parent.metadata.name!,
+                uid: parent.metadata.uid,
+              },
+            ],
+          }
+        : {}),
+    },
+  };
+}
+
+export function renderTenant(
+  app: App,
+  context: TenantContext,
+  servedModules: ReadonlySet<string>,
+): KubeObject[] {
+  const spec = (app.spec ?? {}) as TenantSpec;
+  const ns = ownNamespace(app);
+  const values = childValues(app, context);
+  const modules: KubeObject[] = Object.entries(TENANT_MODULES)
+    .filter(([flag, kind]) => spec[flag as keyof TenantSpec] === true && servedModules.has(kind))
+    .map(([flag, kind]) => ({
+      apiVersion: APPS_API_VERSION,
+      kind,
+      metadata: { name: flag, namespace: ns, labels: { [LABEL_TENANT_MODULE]: "true" } },
+      spec: {},
+    }));
+  return [
+    namespaceObject(app, context, values),
+    valuesSecret(ns, { namespace: values, cluster: context.cluster }),
+    ...tenantRoleBindings(ns),
+    ...quotaObjects(ns, spec.resourceQuotas ?? {}),
+    ...modules,
+  ];
+}
+
+async function tenantStatus(app: App, reader: Client): Promise<WorkloadReport> {
+  const ns = ownNamespace(app);
+  const fields = { namespace: ns };
+  try {
+    const obj = await reader.get("v1", "Namespace", ns);
+    const phase = (obj.status as { phase?: string } | undefined)?.phase;
+    if (phase === "Active" || phase === undefined)
+      return {
+        ready: true,
+        reason: "NamespaceActive",
+        message: `namespace ${ns} is active`,
+        fields,
+      };
+    return {
+      ready: false,
+      reason: "NamespaceNotActive",
+      message: `namespace ${ns} is ${phase}`,
+      fields,
+    };
+  } catch (e) {
+    if (!hasCode(e, 404)) throw e;
+    return {
+      ready: false,
+      reason: "NamespaceMissing",
+      message: `namespace ${ns} does not exist yet`,
+      fields,
+    };
+  }
+}
+
+/** The apps in `namespace`, of every served kind; a kind no longer served has none. */
+async function appsIn(
+  client: Client,
+  kinds: readonly string[],
+  namespace: string,
+): Promise<KubeObject[]> {
+  const out: KubeObject[] = [];
+  for (const kind of kinds) {
+    try {
+      out.push(...(await client.list(APPS_API_VERSION, kind, { namespace })).items);
+    } catch (e) {
+      if (!hasCode(e, 404)) throw e;
+    }
+  }
+  return out;
+}
+
+const describe = (o: KubeObject) => `${o.kind}/${o.metadata.name}`;
+
+/** Deletes `apps` not yet being deleted; done when none is left. */
+async function deleteAndWait(
+  client: Client,
+  apps: KubeObject[],
+  what: string,
+): Promise<HookResult> {
+  if (apps.length === 0) return { done: true };
+  for (const a of apps) {
+    if (a.metadata.deletionTimestamp) continue;
+    try {
+      await client.delete(APPS_API_VERSION, a.kind, a.metadata.name!, a.metadata.namespace);
+    } catch (e) {
+      if (!hasCode(e, 404)) throw e;
+    }
+  }
+  const names = apps.slice(0, 5).map(describe).join(", ");
+  return { done: false, waitingFor: `${apps.length} ${what} to be deleted (${names})` };
+}
+
+async function preDelete({ app, client, appKinds }: HookContext): Promise<HookResult> {
+  const ns = ownNamespace(app);
+  if (ns === ROOT_NAMESPACE) return { done: true };
+  const apps = await appsIn(client, appKinds, ns);
+  const isModule = (a: KubeObject) => a.metadata.labels?.[LABEL_TENANT_MODULE] === "true";
+  const applications = await deleteAndWait(
+    client,
+    apps.filter((a) => !isModule(a)),
+    "applications",
+  );
+  if (!applications.done) return applications;
+  return deleteAndWait(client, apps.filter(isModule), "modules");
+}
+
+export function tenantModule(
+  definition: ApplicationDefinition,
+  servedModules: ReadonlySet<string>,
+): AppModule {
+  return {
+    definition,
+    version: "0.1.0",
+    render: (app, context) => renderTenant(app, context, servedModules),
+    status: tenantStatus,
+    hooks: {
+      permissions: [{ apiVersion: APPS_API_VERSION, kind: "*", verbs: ["get", "list", "delete"] }],
+      preDelete,
+    },
+  };
+}

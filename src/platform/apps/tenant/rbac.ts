@@ -1,0 +1,77 @@
+/**
+ * Tenant access (Cozystack `cozy:tenant:<level>`): four levels, view < use <
+ * admin < super-admin, each a ClusterRole. In each tenant namespace a
+ * RoleBinding per level binds the groups `<ns>-<level'>` for every level' at or
+ * above it, for the tenant itself and each of its ancestors, so an ancestor's
+ * group reaches the whole subtree and a higher level includes the lower ones.
+ */
+import type { KubeObject } from "../../../api/types.js";
+import { ancestry } from "./naming.js";
+
+export const LEVELS = ["view", "use", "admin", "super-admin"] as const;
+export type Level = (typeof LEVELS)[number];
+
+export function roleName(level: Level): string {
+  return `cozy:tenant:${level}`;
+}
+
+export function groupName(namespace: string, level: Level): string {
+  return `${namespace}-${level}`;
+}
+
+export function tenantRoleBindings(namespace: string): KubeObject[] {
+  const ancestors = ancestry(namespace);
+  return LEVELS.map((level, i) => ({
+    apiVersion: "rbac.authorization.k8s.io/v1",
+    kind: "RoleBinding",
+    metadata: { name: roleName(level), namespace },
+    roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: roleName(level) },
+    subjects: ancestors.flatMap((a) =>
+      LEVELS.slice(i).map((l) => ({
+        apiGroup: "rbac.authorization.k8s.io",
+        kind: "Group",
+        name: groupName(a, l),
+      })),
+    ),
+  }));
+}
+
+const READ = ["get", "list", "watch"];
+const WRITE = ["create", "update", "patch", "delete", "deletecollection"];
+
+/**
+ * The four ClusterRoles. `adminPlurals` are the app kinds an admin may manage
+ * (Cozystack: every app but tenants and modules).
+ */
+export function tenantClusterRoles(adminPlurals: string[]): KubeObject[] {
+  const view = [
+    { apiGroups: ["apps.cozystack.io"], resources: ["*"], verbs: READ },
+    {
+      apiGroups: [""],
+      resources: [
+        "pods",
+        "services",
+        "events",
+        "persistentvolumeclaims",
+        "configmaps",
+        "resourcequotas",
+        "limitranges",
+      ],
+      verbs: READ,
+    },
+    { apiGroups: ["batch"], resources: ["jobs", "cronjobs"], verbs: READ },
+  ];
+  const use = [...view, { apiGroups: [""], resources: ["pods/log"], verbs: ["get"] }];
+  const admin = [
+    ...use,
+    { apiGroups: ["apps.cozystack.io"], resources: adminPlurals, verbs: WRITE },
+  ];
+  const superAdmin = [...use, { apiGroups: ["apps.cozystack.io"], resources: ["*"], verbs: ["*"] }];
+  const rules: Record<Level, unknown[]> = { view, use, admin, "super-admin": superAdmin };
+  return LEVELS.map((level) => ({
+    apiVersion: "rbac.authorization.k8s.io/v1",
+    kind: "ClusterRole",
+    metadata: { name: roleName(level) },
+    rules: rules[level],
+  }));
+}

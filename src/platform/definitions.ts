@@ -1,0 +1,161 @@
+/**
+ * ApplicationDefinition (cluster-scoped, `hearth.io/v1alpha1`), shaped as
+ * Cozystack's: `spec.application{kind, singular, plural, openAPISchema}`,
+ * `spec.release{prefix, labels}`, `spec.dashboard{category, singular, plural,
+ * icon, keysOrder, module, …}`. Every app's definition is checked in under
+ * `config/apps/`; from each one whose module exists the engine serves the kind
+ * in `apps.cozystack.io/v1alpha1` as a CRD (`crdFor`).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "yaml";
+import type { KubeObject } from "../api/types.js";
+import { APPS_GROUP, APPS_VERSION } from "./engine/module.js";
+
+export const PLATFORM_GROUP = "hearth.io";
+export const PLATFORM_API_VERSION = `${PLATFORM_GROUP}/v1alpha1`;
+/** On each CRD the engine serves: the definition it came from. */
+export const LABEL_DEFINITION = "hearth.io/application-definition";
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface ApplicationDefinition extends KubeObject {
+  spec: {
+    application: { kind: string; singular: string; plural: string; openAPISchema: string };
+    release: { prefix: string; labels?: Record<string, string> };
+    dashboard?: {
+      category?: string;
+      singular?: string;
+      plural?: string;
+      icon?: string;
+      keysOrder?: string[][];
+      module?: boolean;
+      [key: string]: unknown;
+    };
+  };
+}
+
+/** The definitions checked in under `dir` (one YAML file per app), by kind. */
+export function loadDefinitions(dir: string): Map<string, ApplicationDefinition> {
+  const out = new Map<string, ApplicationDefinition>();
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith(".yaml"))
+    .sort()) {
+    const def = parse(readFileSync(join(dir, file), "utf8")) as ApplicationDefinition;
+    const problem = definitionProblem(def);
+    if (problem) throw new Error(`${join(dir, file)}: ${problem}`);
+    out.set(def.spec.application.kind, def);
+  }
+  return out;
+}
+
+/** Why a definition cannot be served, or undefined when it can. */
+export function definitionProblem(def: ApplicationDefinition): string | undefined {
+  const app = def.spec?.application;
+  if (!app?.kind || !app.plural || !app.singular)
+    return "spec.application needs kind, plural and singular";
+  if (typeof def.spec.release?.prefix !== "string") return "spec.release.prefix must be a string";
+  let schema: unknown;
+  try {
+    schema = JSON.parse(app.openAPISchema);
+  } catch (e) {
+    return `spec.application.openAPISchema is not JSON: ${(e as Error).message}`;
+  }
+  if (typeof schema !== "object" || schema === null || (schema as JsonSchema).type !== "object")
+    return 'spec.application.openAPISchema must be a schema of type "object"';
+  return undefined;
+}
+
+export function isModule(def: ApplicationDefinition): boolean {
+  return def.spec.dashboard?.module === true;
+}
+
+export function appSchema(def: ApplicationDefinition): JsonSchema {
+  return JSON.parse(def.spec.application.openAPISchema) as JsonSchema;
+}
+
+export const RESERVED_KEY_MESSAGE =
+  "keys starting with '_' are reserved for the platform's context (_namespace, _cluster)";
+
+/**
+ * The spec schema as served: the app's schema, defaulted to `{}` so nested
+ * defaults apply, keeping unknown top-level keys long enough for two rules to
+ * refuse them — keys starting with `_` (Cozystack reserves them for the
+ * context), and any key the schema does not declare — whatever the request's
+ * fieldValidation.
+ */
+function specSchema(def: ApplicationDefinition): JsonSchema {
+  const schema = appSchema(def);
+  const declared = Object.keys((schema.properties as JsonSchema | undefined) ?? {});
+  const list = declared.map((k) => `'${k}'`).join(", ");
+  const rules = [
+    { rule: "self.all(k, !k.startsWith('_'))", message: RESERVED_KEY_MESSAGE },
+    {
+      rule: `self.all(k, k.startsWith('_') || k in [${list}])`,
+      message: `unknown field; the fields of ${def.spec.application.kind} are: ${declared.join(", ")}`,
+    },
+  ];
+  return {
+    ...schema,
+    default: schema.default ?? {},
+    "x-kubernetes-preserve-unknown-fields": true,
+    "x-kubernetes-validations": [
+      ...((schema["x-kubernetes-validations"] as unknown[]) ?? []),
+      ...rules,
+    ],
+  };
+}
+
+/** The CRD that serves a definition's kind in `apps.cozystack.io/v1alpha1`. */
+export function crdFor(def: ApplicationDefinition): KubeObject {
+  const app = def.spec.application;
+  return {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: {
+      name: `${app.plural}.${APPS_GROUP}`,
+      labels: { [LABEL_DEFINITION]: def.metadata.name! },
+    },
+    spec: {
+      group: APPS_GROUP,
+      scope: "Namespaced",
+      names: {
+        kind: app.kind,
+        listKind: `${app.kind}List`,
+        plural: app.plural,
+        singular: app.singular,
+        categories: ["cozy"],
+      },
+      versions: [
+        {
+          name: APPS_VERSION,
+          served: true,
+          storage: true,
+          subresources: { status: {} },
+          additionalPrinterColumns: [
+            {
+              name: "Ready",
+              type: "string",
+              jsonPath: '.status.conditions[?(@.type=="Ready")].status',
+            },
+            { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" },
+            { name: "Version", type: "string", jsonPath: ".status.version" },
+          ],
+          schema: {
+            openAPIV3Schema: {
+              type: "object",
+              properties: {
+                apiVersion: { type: "string" },
+                kind: { type: "string" },
+                metadata: { type: "object" },
+                appVersion: { type: "string" },
+                spec: specSchema(def),
+                status: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+              },
+            },
+          },
+        },
+      ],
+    },
+  };
+}

@@ -1,0 +1,386 @@
+/**
+ * The one reconciler every app kind runs on. For a live app: add the uninstall
+ * finalizer, render the children with the tenant context, record the planned
+ * inventory (old ∪ new) in status, server-side apply each child under one field
+ * manager with the application labels, prune what the render no longer holds,
+ * then report `Released`, `WorkloadsReady` and `Ready`. For an app being
+ * deleted: `preDelete` hook, delete the children (namespaces last) and wait for
+ * them to be gone, `postDelete` hook, drop the finalizer. A hook that fails is
+ * retried with backoff and surfaced as a condition and a Warning Event; the
+ * children are never deleted before `preDelete` succeeded. Repeated failures set
+ * `Stalled` with the last error (Cozystack #4155: no silent retry loop).
+ */
+import { hasCode, isApiError } from "../../api/errors.js";
+import type { KubeObject } from "../../api/types.js";
+import type { Client, EventRecorder } from "../../client/index.js";
+import {
+  type Condition,
+  DONE,
+  type Reconciler,
+  type Result,
+  sameConditions,
+  setCondition,
+} from "../../runtime/index.js";
+import { readContext } from "./context.js";
+import {
+  deletionWaves,
+  describeEntry,
+  entryOf,
+  sameEntries,
+  subtractEntries,
+  unionEntries,
+} from "./inventory.js";
+import { limitedClient } from "./limited-client.js";
+import {
+  APPS_API_VERSION,
+  APPS_GROUP,
+  type App,
+  type AppModule,
+  type HookResult,
+  type InventoryEntry,
+  LABEL_APP_GROUP,
+  LABEL_APP_KIND,
+  LABEL_APP_NAME,
+  type TenantContext,
+} from "./module.js";
+
+export const FIELD_MANAGER = "hearth-apps";
+export const UNINSTALL_FINALIZER = "apps.cozystack.io/uninstall";
+/** Consecutive failures after which an app shows `Stalled`. */
+export const STALL_AFTER = 5;
+const WAIT_MS = 500;
+const RESYNC_MS = 60_000;
+const DEFAULT_HOOK_DEADLINE_MS = 60_000;
+
+export interface EngineContext {
+  client: Client;
+  events: EventRecorder;
+  /** `_cluster`: the platform's values, the same for every app. */
+  cluster: Record<string, string>;
+  /** Kinds of every served app. */
+  appKinds(): string[];
+}
+
+class StepError extends Error {
+  constructor(
+    readonly reason: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export class AppReconciler implements Reconciler {
+  private readonly failures = new Map<string, number>();
+  private readonly kind: string;
+
+  constructor(
+    private readonly module: AppModule,
+    private readonly engine: EngineContext,
+  ) {
+    this.kind = module.definition.spec.application.kind;
+  }
+
+  async reconcile(signal: AbortSignal, key: string): Promise<Result> {
+    const [namespace, name] = key.split("/") as [string, string];
+    const app = await this.get(namespace, name);
+    if (!app) {
+      this.failures.delete(key);
+      return DONE;
+    }
+    try {
+      const result = app.metadata.deletionTimestamp
+        ? await this.uninstall(app, signal)
+        : await this.install(app, signal);
+      this.failures.delete(key);
+      return result;
+    } catch (err) {
+      if (signal.aborted) throw err;
+      await this.reportFailure(key, app, err);
+      throw err;
+    }
+  }
+
+  private async get(namespace: string, name: string): Promise<App | undefined> {
+    try {
+      return await this.engine.client.get<App>(APPS_API_VERSION, this.kind, name, namespace);
+    } catch (e) {
+      if (hasCode(e, 404)) return undefined;
+      throw e;
+    }
+  }
+
+  // ---- install ----------------------------------------------------------
+
+  private async install(app: App, _signal: AbortSignal): Promise<Result> {
+    const client = this.engine.client;
+    if (!(app.metadata.finalizers ?? []).includes(UNINSTALL_FINALIZER)) {
+      app = await client.patch<App>(
+        APPS_API_VERSION,
+        this.kind,
+        app.metadata.name!,
+        app.metadata.namespace,
+        {
+          metadata: {
+            resourceVersion: app.metadata.resourceVersion,
+            finalizers: [...(app.metadata.finalizers ?? []), UNINSTALL_FINALIZER],
+          },
+        },
+        "merge",
+      );
+    }
+    const context = await this.context(app);
+    let children: KubeObject[];
+    try {
+      children = this.module.render(app, context).map((c) => this.labelled(app, c));
+    } catch (e) {
+      throw new StepError("RenderFailed", `cannot render: ${(e as Error).message}`, { cause: e });
+    }
+    const planned = children.map(entryOf);
+    const old = app.status?.inventory ?? [];
+    // Write-ahead: remember every child before creating any.
+    const union = unionEntries(old, planned);
+    if (!sameEntries(union, old)) app = await this.writeStatus(app, { inventory: union });
+
+    for (const child of children) {
+      try {
+        await client.apply(child, { fieldManager: FIELD_MANAGER, force: true });
+      } catch (e) {
+        throw new StepError(
+          "ApplyFailed",
+          `cannot apply ${describeEntry(entryOf(child))}: ${errText(e)}`,
+          {
+            cause: e,
+          },
+        );
+      }
+    }
+    for (const stale of subtractEntries(old, planned)) await this.deleteChild(stale);
+
+    const report = this.module.status
+      ? await this.module.status(app, client)
+      : { ready: true, reason: "WorkloadsReady", message: "all workloads are ready" };
+    let conditions = app.status?.conditions;
+    const generation = app.metadata.generation;
+    const cond = (c: Omit<Condition, "lastTransitionTime" | "observedGeneration">) =>
+      setCondition(conditions, {
+        ...c,
+        ...(generation !== undefined ? { observedGeneration: generation } : {}),
+      });
+    conditions = cond({
+      type: "Released",
+      status: "True",
+      reason: "Applied",
+      message: `${children.length} objects applied`,
+    });
+    conditions = cond({
+      type: "WorkloadsReady",
+      status: report.ready ? "True" : "False",
+      reason: report.reason,
+      message: report.message,
+    });
+    conditions = cond({
+      type: "Ready",
+      status: report.ready ? "True" : "False",
+      reason: report.ready ? "Ready" : report.reason,
+      message: report.ready ? `${this.kind} is ready` : report.message,
+    });
+    conditions = (conditions ?? []).filter((c) => c.type !== "Stalled");
+    const status: Record<string, unknown> = {
+      inventory: planned,
+      version: this.module.version,
+      ...(generation !== undefined ? { observedGeneration: generation } : {}),
+      conditions,
+      ...(report.fields ?? {}),
+    };
+    // Unchanged status is not written: the write would wake this reconciler again.
+    const current = (app.status ?? {}) as Record<string, unknown>;
+    if (Object.entries(status).some(([k, v]) => JSON.stringify(current[k]) !== JSON.stringify(v)))
+      await this.writeStatus(app, status);
+    return { requeueAfter: report.ready ? RESYNC_MS : WAIT_MS * 4 };
+  }
+
+  private labelled(app: App, child: KubeObject): KubeObject {
+    const namespaced = child.kind !== "Namespace" && child.metadata.namespace !== "";
+    return {
+      ...child,
+      metadata: {
+        ...child.metadata,
+        ...(namespaced && !child.metadata.namespace ? { namespace: app.metadata.namespace } : {}),
+        labels: {
+          ...child.metadata.labels,
+          [LABEL_APP_KIND]: this.kind,
+          [LABEL_APP_GROUP]: APPS_GROUP,
+          [LABEL_APP_NAME]: app.metadata.name!,
+        },
+      },
+    };
+  }
+
+  private async context(app: App): Promise<TenantContext> {
+    const ns = app.metadata.namespace!;
+    const appNamespace = await this.engine.client.get("v1", "Namespace", ns).catch((e: unknown) => {
+      if (hasCode(e, 404)) return undefined;
+      throw e;
+    });
+    return {
+      cluster: this.engine.cluster,
+      namespace: await readContext(this.engine.client, ns),
+      appNamespace,
+    };
+  }
+
+  // ---- uninstall --------------------------------------------------------
+
+  private async uninstall(app: App, signal: AbortSignal): Promise<Result> {
+    if (!(app.metadata.finalizers ?? []).includes(UNINSTALL_FINALIZER)) return DONE;
+    const pre = await this.runHook(app, "preDelete", signal);
+    if (!pre.done) return this.waiting(app, "PreDeleteWaiting", `waiting for ${pre.waitingFor}`);
+
+    const inventory = app.status?.inventory ?? [];
+    for (const wave of deletionWaves(inventory)) {
+      const left: InventoryEntry[] = [];
+      for (const child of wave) if (await this.deleteChild(child)) left.push(child);
+      if (left.length > 0)
+        return this.waiting(
+          app,
+          "DeletingChildren",
+          `waiting for ${left.length} objects to be deleted: ${left.slice(0, 5).map(describeEntry).join(", ")}`,
+        );
+    }
+
+    const post = await this.runHook(app, "postDelete", signal);
+    if (!post.done) return this.waiting(app, "PostDeleteWaiting", `waiting for ${post.waitingFor}`);
+    const residue = [...(pre.residue ?? []), ...(post.residue ?? [])];
+    if (residue.length > 0)
+      this.engine.events.event(
+        app,
+        "Warning",
+        "CleanupResidue",
+        `left behind: ${residue.join("; ")}`,
+      );
+    await this.engine.client.patch(
+      APPS_API_VERSION,
+      this.kind,
+      app.metadata.name!,
+      app.metadata.namespace,
+      {
+        metadata: {
+          resourceVersion: app.metadata.resourceVersion,
+          finalizers: (app.metadata.finalizers ?? []).filter((f) => f !== UNINSTALL_FINALIZER),
+        },
+      },
+      "merge",
+    );
+    return DONE;
+  }
+
+  /** Deletes a child if it still exists; true while it exists (also when being deleted). */
+  private async deleteChild(e: InventoryEntry): Promise<boolean> {
+    const client = this.engine.client;
+    try {
+      const obj = await client.get(e.apiVersion, e.kind, e.name, e.namespace);
+      if (!obj.metadata.deletionTimestamp)
+        await client.delete(e.apiVersion, e.kind, e.name, e.namespace, {
+          propagationPolicy: "Background",
+        });
+      return true;
+    } catch (err) {
+      if (hasCode(err, 404)) return false;
+      // The kind itself is gone (its CRD removed): nothing of it is left.
+      if (isApiError(err) && err.code === 404) return false;
+      throw new StepError("DeleteFailed", `cannot delete ${describeEntry(e)}: ${errText(err)}`, {
+        cause: err,
+      });
+    }
+  }
+
+  private async runHook(
+    app: App,
+    which: "preDelete" | "postDelete",
+    signal: AbortSignal,
+  ): Promise<HookResult> {
+    const hooks = this.module.hooks;
+    const hook = hooks?.[which];
+    if (!hooks || !hook) return { done: true };
+    const deadline = hooks.deadlineMs ?? DEFAULT_HOOK_DEADLINE_MS;
+    const hookSignal = AbortSignal.any([signal, AbortSignal.timeout(deadline)]);
+    const reason = which === "preDelete" ? "PreDeleteHookFailed" : "PostDeleteHookFailed";
+    try {
+      return await Promise.race([
+        hook({
+          app,
+          client: limitedClient(this.engine.client, hooks.permissions),
+          signal: hookSignal,
+          appKinds: this.engine.appKinds(),
+        }),
+        new Promise<never>((_, reject) =>
+          hookSignal.addEventListener(
+            "abort",
+            () => reject(new Error(`${which} hook did not finish within ${deadline} ms`)),
+            { once: true },
+          ),
+        ),
+      ]);
+    } catch (e) {
+      throw new StepError(reason, `${which} hook failed: ${errText(e)}`, { cause: e });
+    }
+  }
+
+  private async waiting(app: App, reason: string, message: string): Promise<Result> {
+    const conditions = setCondition(app.status?.conditions, {
+      type: "Ready",
+      status: "False",
+      reason,
+      message,
+    });
+    if (!sameConditions(conditions, app.status?.conditions))
+      await this.writeStatus(app, { conditions });
+    return { requeueAfter: WAIT_MS };
+  }
+
+  // ---- status -----------------------------------------------------------
+
+  private async reportFailure(key: string, app: App, err: unknown): Promise<void> {
+    const count = (this.failures.get(key) ?? 0) + 1;
+    this.failures.set(key, count);
+    const reason = err instanceof StepError ? err.reason : "ReconcileFailed";
+    const message = errText(err);
+    this.engine.events.event(app, "Warning", reason, message);
+    let conditions = setCondition(app.status?.conditions, {
+      type: "Ready",
+      status: "False",
+      reason,
+      message,
+    });
+    if (count >= STALL_AFTER)
+      conditions = setCondition(conditions, {
+        type: "Stalled",
+        status: "True",
+        reason,
+        message: `${count} attempts in a row failed; last error: ${message}`,
+      });
+    try {
+      const fresh = (await this.get(app.metadata.namespace!, app.metadata.name!)) ?? app;
+      await this.writeStatus(fresh, { conditions });
+    } catch {
+      // The status is best effort here; the error itself is retried.
+    }
+  }
+
+  private async writeStatus(app: App, status: Record<string, unknown>): Promise<App> {
+    return this.engine.client.patchStatus<App>(
+      APPS_API_VERSION,
+      this.kind,
+      app.metadata.name!,
+      app.metadata.namespace,
+      { metadata: { resourceVersion: app.metadata.resourceVersion }, status },
+      "merge",
+    );
+  }
+}
+
+function errText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

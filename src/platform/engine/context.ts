@@ -1,0 +1,48 @@
+/**
+ * The tenant context an app renders with. Every tenant namespace holds the
+ * Secret `cozystack-values` (as in Cozystack) whose `values.yaml` carries
+ * `_namespace` (host, etcd, ingress, monitoring, seaweedfs: the namespaces of the
+ * nearest ancestors running each module) and `_cluster`.
+ */
+import { parse, stringify } from "yaml";
+import { hasCode } from "../../api/errors.js";
+import type { KubeObject } from "../../api/types.js";
+import type { Reader } from "../../client/index.js";
+
+export const VALUES_SECRET = "cozystack-values";
+const VALUES_KEY = "values.yaml";
+
+/** `_namespace` of `namespace`, or `{}` when it has no values Secret. */
+export async function readContext(
+  client: Reader,
+  namespace: string,
+): Promise<Record<string, string>> {
+  let secret: KubeObject;
+  try {
+    secret = await client.get("v1", "Secret", VALUES_SECRET, namespace);
+  } catch (e) {
+    if (hasCode(e, 404)) return {};
+    throw e;
+  }
+  const data = (secret.data as Record<string, string> | undefined)?.[VALUES_KEY];
+  if (!data) return {};
+  const values = parse(Buffer.from(data, "base64").toString("utf8")) as
+    | { _namespace?: Record<string, string> }
+    | undefined;
+  return { ...(values?._namespace ?? {}) };
+}
+
+/** The values Secret a tenant writes into its namespace. */
+export function valuesSecret(
+  namespace: string,
+  context: { namespace: Record<string, string>; cluster: Record<string, string> },
+): KubeObject {
+  const values = stringify({ _cluster: context.cluster, _namespace: context.namespace });
+  return {
+    apiVersion: "v1",
+    kind: "Secret",
+    metadata: { name: VALUES_SECRET, namespace },
+    type: "Opaque",
+    data: { [VALUES_KEY]: Buffer.from(values, "utf8").toString("base64") },
+  };
+}

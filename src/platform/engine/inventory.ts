@@ -1,0 +1,51 @@
+/**
+ * The inventory of an app: references to the children it applied, kept in the
+ * app's status. The engine writes the union of the old and new inventory before
+ * it applies anything, so a crash between apply and status write cannot leave a
+ * child no one remembers.
+ */
+import type { KubeObject } from "../../api/types.js";
+import type { InventoryEntry } from "./module.js";
+
+export function entryOf(obj: KubeObject): InventoryEntry {
+  return {
+    apiVersion: obj.apiVersion,
+    kind: obj.kind,
+    name: obj.metadata.name!,
+    ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}),
+  };
+}
+
+export function entryKey(e: InventoryEntry): string {
+  return `${e.apiVersion}|${e.kind}|${e.namespace ?? ""}|${e.name}`;
+}
+
+export function describeEntry(e: InventoryEntry): string {
+  return e.namespace ? `${e.kind} ${e.namespace}/${e.name}` : `${e.kind} ${e.name}`;
+}
+
+/** `a` followed by what `b` adds, without duplicates. */
+export function unionEntries(a: InventoryEntry[], b: InventoryEntry[]): InventoryEntry[] {
+  const seen = new Set(a.map(entryKey));
+  return [...a, ...b.filter((e) => !seen.has(entryKey(e)))];
+}
+
+/** The entries of `a` that `b` does not hold. */
+export function subtractEntries(a: InventoryEntry[], b: InventoryEntry[]): InventoryEntry[] {
+  const keep = new Set(b.map(entryKey));
+  return a.filter((e) => !keep.has(entryKey(e)));
+}
+
+export function sameEntries(a: InventoryEntry[], b: InventoryEntry[]): boolean {
+  return a.length === b.length && subtractEntries(a, b).length === 0;
+}
+
+/**
+ * Kinds that other children live in are deleted last, so that a namespace's
+ * contents are removed by their own deletion, not by the namespace controller.
+ */
+export function deletionWaves(entries: InventoryEntry[]): InventoryEntry[][] {
+  const containers = entries.filter((e) => e.kind === "Namespace");
+  const rest = entries.filter((e) => e.kind !== "Namespace");
+  return [rest, containers].filter((w) => w.length > 0);
+}

@@ -1,0 +1,105 @@
+/**
+ * What an app is to the engine: `{ definition, render, hooks?, status? }`.
+ * `render` is a pure function of the app object and its tenant context that
+ * returns the children to apply; hooks run around uninstall with a client
+ * limited to what they declare; `status` reads the children back into
+ * conditions. One module per app, one folder per module under `platform/apps/`.
+ */
+import type { KubeObject } from "../../api/types.js";
+import type { Client } from "../../client/index.js";
+import type { Condition } from "../../runtime/index.js";
+import type { ApplicationDefinition } from "../definitions.js";
+
+export const APPS_GROUP = "apps.cozystack.io";
+export const APPS_VERSION = "v1alpha1";
+export const APPS_API_VERSION = `${APPS_GROUP}/${APPS_VERSION}`;
+
+export const LABEL_APP_KIND = "apps.cozystack.io/application.kind";
+export const LABEL_APP_GROUP = "apps.cozystack.io/application.group";
+export const LABEL_APP_NAME = "apps.cozystack.io/application.name";
+/** On module apps a Tenant renders into its namespace. */
+export const LABEL_TENANT_MODULE = "internal.cozystack.io/tenantmodule";
+
+/** An application object of `apps.cozystack.io/v1alpha1`. */
+export interface App extends KubeObject {
+  spec?: Record<string, unknown>;
+  status?: AppStatus;
+}
+
+export interface InventoryEntry {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+}
+
+export interface AppStatus {
+  version?: string;
+  observedGeneration?: number;
+  conditions?: Condition[];
+  /** Every child the engine applied and has not yet deleted. */
+  inventory?: InventoryEntry[];
+  /** Tenants: the namespace they own. */
+  namespace?: string;
+  [key: string]: unknown;
+}
+
+/** `_namespace` and `_cluster` as Cozystack passes them to every chart. */
+export interface TenantContext {
+  namespace: Record<string, string>;
+  cluster: Record<string, string>;
+  /** The Namespace object the app lives in (undefined if it is gone). */
+  appNamespace: KubeObject | undefined;
+}
+
+/** What a hook may do: the verbs it declared, on the kinds it declared. */
+export interface HookPermission {
+  apiVersion: string;
+  kind: string;
+  verbs: ("get" | "list" | "delete")[];
+}
+
+export interface HookContext {
+  app: App;
+  /** A client limited to the module's declared permissions. */
+  client: Client;
+  signal: AbortSignal;
+  /** The kinds of every served app, for hooks that walk a namespace's apps. */
+  appKinds: readonly string[];
+}
+
+/** A hook's answer: done, or still waiting (then asked again shortly). */
+export interface HookResult {
+  done: boolean;
+  /** What it is waiting for, for the app's status. */
+  waitingFor?: string;
+  /** What it could not clean up and left behind, reported in status and an Event. */
+  residue?: string[];
+}
+
+export interface AppHooks {
+  permissions: HookPermission[];
+  /** Milliseconds one call may take before it counts as failed (default 60 s). */
+  deadlineMs?: number;
+  preDelete?(ctx: HookContext): Promise<HookResult>;
+  postDelete?(ctx: HookContext): Promise<HookResult>;
+}
+
+/** How the children are doing, read after they were applied. */
+export interface WorkloadReport {
+  ready: boolean;
+  reason: string;
+  message: string;
+  /** Extra status fields (a Tenant's `namespace`). */
+  fields?: Record<string, unknown>;
+}
+
+export interface AppModule {
+  /** The checked-in ApplicationDefinition this module serves. */
+  definition: ApplicationDefinition;
+  /** The version reported in `status.version`. */
+  version: string;
+  render(app: App, context: TenantContext): KubeObject[];
+  hooks?: AppHooks;
+  status?(app: App, reader: Client): Promise<WorkloadReport>;
+}
