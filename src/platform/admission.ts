@@ -1,6 +1,8 @@
 /**
  * The platform's admission checks on app objects, run inside the apiserver's
  * admission chain (the CLI wires them in; the apiserver knows nothing of apps):
+ * - an app's spec holds only the keys its schema declares, and none starting
+ *   with `_` (Cozystack reserves them for `_namespace` and `_cluster`);
  * - a Tenant's name matches `^[a-z][a-z0-9]*$` and its namespace fits 63
  *   characters; a Tenant lives in a tenant namespace;
  * - a module flag whose app has no backend in this version is refused;
@@ -36,16 +38,47 @@ export interface AppAdmissionRequest {
 
 type Quotas = Record<string, string | number>;
 
+export const RESERVED_KEY_MESSAGE =
+  "keys starting with '_' are reserved for the platform's context (_namespace, _cluster)";
+
 export class AppAdmission {
   /** `reader` is asked at each request: the client may exist only after the server starts. */
   constructor(
     private readonly reader: () => Reader | undefined,
     private readonly servedModules: ReadonlySet<string>,
+    /** The declared top-level spec keys of each app kind. */
+    private readonly specKeys: ReadonlyMap<string, readonly string[]>,
   ) {}
 
   async validate(req: AppAdmissionRequest): Promise<void> {
-    if (req.group !== APPS_GROUP || req.kind !== "Tenant" || req.subresource !== "") return;
+    if (req.group !== APPS_GROUP || req.subresource !== "") return;
     if (req.operation !== "CREATE" && req.operation !== "UPDATE") return;
+    const errors = this.keyErrors(req);
+    if (req.kind === "Tenant" && errors.length === 0)
+      errors.push(...(await this.tenantErrors(req)));
+    if (errors.length > 0)
+      throw new InvalidError({ group: APPS_GROUP, kind: req.kind, name: req.name }, errors);
+  }
+
+  private keyErrors(req: AppAdmissionRequest): FieldError[] {
+    const declared = this.specKeys.get(req.kind);
+    const spec = req.object?.spec;
+    if (!declared || typeof spec !== "object" || spec === null) return [];
+    const errors: FieldError[] = [];
+    for (const key of Object.keys(spec)) {
+      if (key.startsWith("_")) errors.push(forbiddenValue(`spec.${key}`, RESERVED_KEY_MESSAGE));
+      else if (!declared.includes(key))
+        errors.push(
+          forbiddenValue(
+            `spec.${key}`,
+            `unknown field; the fields of ${req.kind} are: ${declared.join(", ")}`,
+          ),
+        );
+    }
+    return errors;
+  }
+
+  private async tenantErrors(req: AppAdmissionRequest): Promise<FieldError[]> {
     const tenant = req.object!;
     const errors: FieldError[] = [];
     if (req.operation === "CREATE") {
@@ -66,8 +99,7 @@ export class AppAdmission {
       errors.push(...(await this.placement(reader, req.namespace)));
       errors.push(...(await this.quotaErrors(reader, req, (spec.resourceQuotas ?? {}) as Quotas)));
     }
-    if (errors.length > 0)
-      throw new InvalidError({ group: APPS_GROUP, kind: "Tenant", name: req.name }, errors);
+    return errors;
   }
 
   private async placement(reader: Reader, namespace: string): Promise<FieldError[]> {

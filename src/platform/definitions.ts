@@ -74,36 +74,20 @@ export function appSchema(def: ApplicationDefinition): JsonSchema {
   return JSON.parse(def.spec.application.openAPISchema) as JsonSchema;
 }
 
-export const RESERVED_KEY_MESSAGE =
-  "keys starting with '_' are reserved for the platform's context (_namespace, _cluster)";
+/** The top-level spec keys an app's schema declares. */
+export function declaredKeys(def: ApplicationDefinition): string[] {
+  return Object.keys((appSchema(def).properties as JsonSchema | undefined) ?? {});
+}
 
 /**
  * The spec schema as served: the app's schema, defaulted to `{}` so nested
- * defaults apply, keeping unknown top-level keys long enough for two rules to
- * refuse them — keys starting with `_` (Cozystack reserves them for the
- * context), and any key the schema does not declare — whatever the request's
- * fieldValidation.
+ * defaults apply, keeping unknown top-level keys until admission, which refuses
+ * them — keys starting with `_` (Cozystack reserves them for the context) and
+ * any key the schema does not declare — whatever the request's fieldValidation.
  */
 function specSchema(def: ApplicationDefinition): JsonSchema {
   const schema = appSchema(def);
-  const declared = Object.keys((schema.properties as JsonSchema | undefined) ?? {});
-  const list = declared.map((k) => `'${k}'`).join(", ");
-  const rules = [
-    { rule: "self.all(k, !k.startsWith('_'))", message: RESERVED_KEY_MESSAGE },
-    {
-      rule: `self.all(k, k.startsWith('_') || k in [${list}])`,
-      message: `unknown field; the fields of ${def.spec.application.kind} are: ${declared.join(", ")}`,
-    },
-  ];
-  return {
-    ...schema,
-    default: schema.default ?? {},
-    "x-kubernetes-preserve-unknown-fields": true,
-    "x-kubernetes-validations": [
-      ...((schema["x-kubernetes-validations"] as unknown[]) ?? []),
-      ...rules,
-    ],
-  };
+  return { ...schema, default: schema.default ?? {}, "x-kubernetes-preserve-unknown-fields": true };
 }
 
 /** The CRD that serves a definition's kind in `apps.cozystack.io/v1alpha1`. */

@@ -13,7 +13,12 @@ import type { AppModule } from "./engine/module.js";
 
 export { AppAdmission, type AppAdmissionRequest } from "./admission.js";
 export { ROOT_NAMESPACE } from "./apps/tenant/naming.js";
-export { type ApplicationDefinition, crdFor, loadDefinitions } from "./definitions.js";
+export {
+  type ApplicationDefinition,
+  crdFor,
+  declaredKeys,
+  loadDefinitions,
+} from "./definitions.js";
 export { AppsEngine } from "./engine/engine.js";
 export type { AppModule, HookContext, HookResult } from "./engine/module.js";
 export { ALLOW_DIRECT_DELETE_LABEL, CONTROLLER_MANAGER_USER, PLATFORM_USER } from "./guardrails.js";

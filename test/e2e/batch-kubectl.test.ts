@@ -4,8 +4,7 @@
  * completes, one exiting 3 fails past its backoffLimit, a CronJob on
  * `@every 5s` runs a Job to completion, a 53-character CronJob name is refused
  * with kube's message, and `kubectl get` prints kube's columns.
- * (`kubectl create job|cronjob` send protobuf, which Hearth decodes only for
- * kinds without a pod template; manifests go through `kubectl apply`.)
+ * (`kubectl create job|cronjob` are covered in kubectl-create.test.ts.)
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";

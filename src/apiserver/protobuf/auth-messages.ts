@@ -5,8 +5,7 @@
  * SelfSubjectReview and TokenRequest. `status` is the server's to fill and is
  * not decoded; SubjectAccessReview `spec.extra` (a map of lists) is skipped.
  */
-import { ObjectMeta } from "./meta-messages.js";
-import { LabelSelectorRequirement } from "./rbac-messages.js";
+import { LabelSelectorRequirement, ObjectMeta } from "./meta-messages.js";
 import { always, list, message, omitEmpty, pointer } from "./schema.js";
 
 const FieldSelectorRequirement = message("FieldSelectorRequirement", [

@@ -1,12 +1,14 @@
 /**
  * decodeMessage on hand-assembled wire bytes: unknown fields, repeated fields,
- * map entries, emit rules, FieldsV1, and wrong wire types.
+ * map entries, emit rules, FieldsV1, wrong wire types, and the shapes the
+ * workload kinds add (inline messages, packed varints, null lists, quantities).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ConfigMap, ServiceAccount } from "./core-messages.js";
 import { decodeMessage } from "./decode-message.js";
 import { ObjectMeta } from "./meta-messages.js";
+import { always, inline, list, listOrNull, map, message, omitEmpty } from "./schema.js";
 import { bytes, fixedField, lField, vField } from "./test-writer.js";
 import { ProtobufDecodeError } from "./wire.js";
 
@@ -99,5 +101,61 @@ describe("decodeMessage", () => {
     );
     assert.throws(() => decodeMessage(bytes(lField(4, "x")), ServiceAccount), /automount/);
     assert.throws(() => decodeMessage(bytes(vField(11, 1)), ObjectMeta), /labels/);
+  });
+});
+
+describe("decodeMessage for the workload kinds' field shapes", () => {
+  const Ref = message("Ref", [omitEmpty(1, "name", "string")]);
+  const Source = message("Source", [inline(1, Ref), list(2, "items", "string")]);
+  const Holder = message("Holder", [
+    always(1, "kind", "string"),
+    inline(2, Source),
+    listOrNull(3, "codes", "int32"),
+    map(4, "limits", "quantity"),
+    always(5, "port", "intOrString"),
+    always(6, "size", "quantity"),
+  ]);
+
+  it("spreads inline messages in place, rendering an absent one by its own rules", () => {
+    const out = decodeMessage(
+      bytes(lField(1, "K"), lField(2, lField(1, lField(1, "ref")))),
+      Holder,
+    );
+    assert.deepEqual(Object.keys(out), ["kind", "name", "codes", "port", "size"]);
+    assert.equal(out.name, "ref");
+    assert.deepEqual(decodeMessage(bytes(), Holder), {
+      kind: "",
+      codes: null,
+      port: 0,
+      size: "0",
+    });
+  });
+
+  it("reads repeated varints packed and unpacked, in wire order", () => {
+    const packed = lField(3, [1, 0x96, 0x01, 3]);
+    const out = decodeMessage(bytes(vField(3, 7), packed, vField(3, -2)), Holder);
+    assert.deepEqual(out.codes, [7, 1, 150, 3, -2]);
+    assert.deepEqual(decodeMessage(bytes(lField(3)), Holder).codes, null);
+    assert.throws(() => decodeMessage(bytes(lField(3, [0x80])), Holder), /truncated varint/);
+  });
+
+  it("decodes quantity maps and scalar messages, merging repeated ones", () => {
+    const limit = (k: string, v: string) => lField(4, lField(1, k), lField(2, lField(1, v)));
+    const out = decodeMessage(
+      bytes(
+        limit("memory", "64Mi"),
+        limit("cpu", "500m"),
+        lField(4, lField(1, "gpu")),
+        lField(5, vField(1, 1)),
+        lField(5, lField(3, "http")),
+      ),
+      Holder,
+    );
+    assert.deepEqual(out.limits, { cpu: "500m", gpu: "0", memory: "64Mi" });
+    assert.equal(out.port, "http");
+  });
+
+  it("names an inline field by its message in wire-type errors", () => {
+    assert.throws(() => decodeMessage(bytes(vField(2, 1)), Holder), /for Holder\.Source/);
   });
 });

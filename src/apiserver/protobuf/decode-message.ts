@@ -3,9 +3,11 @@
  * fields a Message table names (skipping unknown ones, as Go's decoder does),
  * then renders them in table order under the table's emit rules.
  * Repeated occurrences of a singular field: the last wins, and nested messages
- * merge (their bytes concatenate), per the protobuf spec.
+ * merge (their bytes concatenate), per the protobuf spec. Repeated varints are
+ * read packed or unpacked, as Go's generated decoders accept both.
  */
-import type { Field, Message, ValueType } from "./schema.js";
+import { decodeIntOrString, decodeQuantity } from "./scalar-messages.js";
+import type { Field, MapValueType, Message, ValueType } from "./schema.js";
 import { always, message } from "./schema.js";
 import { decodeMicroTime, decodeTime } from "./time.js";
 import { malformed, toInt32, toInt64, toText, WireReader, WireType } from "./wire.js";
@@ -28,31 +30,50 @@ export function decodeMessage(bytes: Uint8Array, msg: Message): Record<string, u
       r.skip(wire);
       continue;
     }
-    const want = spec.shape !== "map" && isVarint(spec.type) ? WireType.varint : WireType.bytes;
-    if (wire !== want) throw malformed(`wrong wire type ${wire} for ${msg.name}.${spec.json}`);
-    const raw = wire === WireType.varint ? r.varint() : r.bytes();
-    const values = seen.get(field);
-    if (values === undefined) seen.set(field, [raw]);
-    else values.push(raw);
+    const varint = spec.shape !== "map" && isVarint(spec.type);
+    const packed = varint && spec.shape === "list" && wire === WireType.bytes;
+    if (wire !== (varint && !packed ? WireType.varint : WireType.bytes)) {
+      throw malformed(`wrong wire type ${wire} for ${msg.name}.${fieldName(spec)}`);
+    }
+    const values = seen.get(field) ?? [];
+    seen.set(field, values);
+    if (packed) values.push(...readPacked(r.bytes()));
+    else values.push(wire === WireType.varint ? r.varint() : r.bytes());
   }
   const out: Record<string, unknown> = {};
   for (const spec of msg.fields) {
     const raws = seen.get(spec.no) ?? [];
     const value = render(spec, raws, msg);
-    if (value !== undefined) out[spec.json] = value;
+    if (spec.shape === "single" && spec.emit === "inline") Object.assign(out, value);
+    else if (value !== undefined) out[spec.json] = value;
   }
   return out;
+}
+
+/** The JSON name, or for an inline field the message it embeds. */
+function fieldName(spec: Field): string {
+  return spec.json || (typeof spec.type === "string" ? "" : spec.type.name);
+}
+
+function readPacked(bytes: Uint8Array): bigint[] {
+  const r = new WireReader(bytes);
+  const values: bigint[] = [];
+  while (!r.done) values.push(r.varint());
+  return values;
 }
 
 /** The JSON value of one field, or undefined when Go's encoder would omit it. */
 function render(spec: Field, raws: Raw[], msg: Message): unknown {
   if (spec.shape === "list") {
-    return raws.length === 0 ? undefined : raws.map((raw) => convert(raw, spec.type, msg, spec));
+    if (raws.length === 0) return spec.empty === "null" ? null : undefined;
+    return raws.map((raw) => convert(raw, spec.type, msg, spec));
   }
   if (spec.shape === "map") {
     return raws.length === 0 ? undefined : decodeMap(raws, spec.type, msg, spec);
   }
-  if (raws.length === 0) return spec.emit === "always" ? zeroValue(spec.type) : undefined;
+  if (raws.length === 0) {
+    return spec.emit === "always" || spec.emit === "inline" ? zeroValue(spec.type) : undefined;
+  }
   const value = isMessageLike(spec.type)
     ? convert(concat(raws), spec.type, msg, spec)
     : convert(raws[raws.length - 1]!, spec.type, msg, spec);
@@ -64,7 +85,9 @@ function render(spec: Field, raws: Raw[], msg: Message): unknown {
 }
 
 function isMessageLike(type: ValueType): boolean {
-  return typeof type !== "string" || type === "fieldsV1";
+  return (
+    typeof type !== "string" || type === "fieldsV1" || type === "quantity" || type === "intOrString"
+  );
 }
 
 function concat(chunks: Raw[]): Uint8Array {
@@ -82,7 +105,10 @@ function zeroValue(type: ValueType): unknown {
       return false;
     case "int32":
     case "int64":
+    case "intOrString":
       return 0;
+    case "quantity":
+      return "0";
     default:
       return null;
   }
@@ -106,20 +132,28 @@ function convert(raw: Raw, type: ValueType, msg: Message, spec: Field): unknown 
       return decodeMicroTime(raw);
     case "fieldsV1":
       return decodeFieldsV1(raw);
+    case "quantity":
+      return decodeQuantity(raw);
+    case "intOrString":
+      return decodeIntOrString(raw);
     default:
       throw malformed(`varint field ${msg.name}.${spec.json} got bytes`);
   }
 }
 
-const entryTables = {
+const entryTables: Record<MapValueType, Message> = {
   string: message("StringMapEntry", [always(1, "key", "string"), always(2, "value", "string")]),
   bytes: message("BytesMapEntry", [always(1, "key", "string"), always(2, "value", "bytes")]),
+  quantity: message("QuantityMapEntry", [
+    always(1, "key", "string"),
+    always(2, "value", "quantity"),
+  ]),
 };
 
 /** `map<string, V>` from its entry messages; a repeated key keeps the last value. Keys sorted, as Go. */
 function decodeMap(
   raws: Raw[],
-  type: "string" | "bytes",
+  type: MapValueType,
   msg: Message,
   spec: Field,
 ): Record<string, unknown> {

@@ -57,10 +57,13 @@ describe("decodeKubeProtobuf", () => {
 
   it("rejects kinds it does not decode, asking for JSON", () => {
     fails(
-      envelope("v1", "Pod"),
+      envelope("apps/v1", "Deployment"),
       "unsupported-kind",
-      'unsupported protobuf kind "Pod"; send application/json',
+      'unsupported protobuf kind "Deployment"; send application/json',
     );
+    fails(envelope("v1", "Node"), "unsupported-kind", /"Node"/);
+    fails(envelope("v1", "Job"), "unsupported-kind", /"v1, Kind=Job"/);
+    fails(envelope("batch/v1", "Service"), "unsupported-kind", /"batch\/v1, Kind=Service"/);
     fails(
       envelope("events.k8s.io/v1", "Event"),
       "unsupported-kind",

@@ -2,6 +2,17 @@
  * Decoding `application/vnd.kubernetes.protobuf` request bodies (as kubectl's
  * typed clients send them) into the JSON object shape kube's JSON encoding gives,
  * for the built-in kinds we serve. Decoding only: responses stay JSON.
+ *
+ * Decoded kinds (registered in kinds.ts):
+ * - v1: Namespace, ConfigMap, Secret, ServiceAccount, Event, Pod, Service;
+ * - batch/v1: Job, CronJob (the full PodTemplateSpec);
+ * - coordination.k8s.io/v1: Lease;
+ * - rbac.authorization.k8s.io/v1: Role, ClusterRole, RoleBinding, ClusterRoleBinding;
+ * - authorization.k8s.io/v1: SelfSubjectAccessReview, SubjectAccessReview,
+ *   LocalSubjectAccessReview, SelfSubjectRulesReview;
+ * - authentication.k8s.io/v1: SelfSubjectReview, TokenRequest;
+ * - DeleteOptions in any `v1` / `<group>/v1`.
+ * Any other kind is refused as "unsupported-kind" (the server answers 415).
  */
 import { decodeMessage } from "./decode-message.js";
 import { readEnvelope } from "./envelope.js";

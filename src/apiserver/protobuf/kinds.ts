@@ -10,23 +10,32 @@ import {
   SubjectAccessReview,
   TokenRequest,
 } from "./auth-messages.js";
+import { CronJob, Job } from "./batch-messages.js";
 import { Lease } from "./coordination-messages.js";
 import { ConfigMap, Event, Namespace, Secret, ServiceAccount } from "./core-messages.js";
 import { DeleteOptions } from "./meta-messages.js";
+import { Pod } from "./pod-messages.js";
 import { ClusterRole, Role, RoleBinding } from "./rbac-messages.js";
 import type { Message } from "./schema.js";
+import { Service } from "./service-messages.js";
 
+const CORE_V1 = (v: string) => v === "v1";
+const BATCH_V1 = (v: string) => v === "batch/v1";
 const RBAC_V1 = (v: string) => v === "rbac.authorization.k8s.io/v1";
 const AUTHZ_V1 = (v: string) => v === "authorization.k8s.io/v1";
 const AUTHN_V1 = (v: string) => v === "authentication.k8s.io/v1";
 
 const BY_KIND: ReadonlyMap<string, { apiVersion: (v: string) => boolean; message: Message }> =
   new Map([
-    ["Namespace", { apiVersion: (v: string) => v === "v1", message: Namespace }],
-    ["ConfigMap", { apiVersion: (v: string) => v === "v1", message: ConfigMap }],
-    ["Secret", { apiVersion: (v: string) => v === "v1", message: Secret }],
-    ["ServiceAccount", { apiVersion: (v: string) => v === "v1", message: ServiceAccount }],
-    ["Event", { apiVersion: (v: string) => v === "v1", message: Event }],
+    ["Namespace", { apiVersion: CORE_V1, message: Namespace }],
+    ["ConfigMap", { apiVersion: CORE_V1, message: ConfigMap }],
+    ["Secret", { apiVersion: CORE_V1, message: Secret }],
+    ["ServiceAccount", { apiVersion: CORE_V1, message: ServiceAccount }],
+    ["Event", { apiVersion: CORE_V1, message: Event }],
+    ["Pod", { apiVersion: CORE_V1, message: Pod }],
+    ["Service", { apiVersion: CORE_V1, message: Service }],
+    ["Job", { apiVersion: BATCH_V1, message: Job }],
+    ["CronJob", { apiVersion: BATCH_V1, message: CronJob }],
     ["Lease", { apiVersion: (v: string) => v === "coordination.k8s.io/v1", message: Lease }],
     ["Role", { apiVersion: RBAC_V1, message: Role }],
     ["ClusterRole", { apiVersion: RBAC_V1, message: ClusterRole }],

@@ -1,6 +1,6 @@
 /**
  * Field tables for k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto:
- * ObjectMeta and its parts, Preconditions, DeleteOptions. Numbers are the proto's,
+ * ObjectMeta and its parts, LabelSelector, Condition, Preconditions, DeleteOptions. Numbers are the proto's,
  * emit rules follow the Go structs' json tags in pkg/apis/meta/v1/types.go.
  */
 import { always, list, map, message, omitEmpty, pointer } from "./schema.js";
@@ -42,6 +42,26 @@ export const ObjectMeta = message("ObjectMeta", [
   list(13, "ownerReferences", OwnerReference),
   list(14, "finalizers", "string"),
   list(17, "managedFields", ManagedFieldsEntry),
+]);
+
+export const LabelSelectorRequirement = message("LabelSelectorRequirement", [
+  always(1, "key", "string"),
+  always(2, "operator", "string"),
+  list(3, "values", "string"),
+]);
+
+export const LabelSelector = message("LabelSelector", [
+  map(1, "matchLabels", "string"),
+  list(2, "matchExpressions", LabelSelectorRequirement),
+]);
+
+export const Condition = message("Condition", [
+  always(1, "type", "string"),
+  always(2, "status", "string"),
+  omitEmpty(3, "observedGeneration", "int64"),
+  always(4, "lastTransitionTime", "time"),
+  always(5, "reason", "string"),
+  always(6, "message", "string"),
 ]);
 
 export const Preconditions = message("Preconditions", [

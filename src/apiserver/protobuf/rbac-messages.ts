@@ -1,22 +1,11 @@
 /**
  * Field tables for k8s.io/api/rbac/v1/generated.proto (Role, ClusterRole,
- * RoleBinding, ClusterRoleBinding and their parts) and meta/v1 LabelSelector,
- * which `kubectl create role|clusterrole|rolebinding|clusterrolebinding` send.
+ * RoleBinding, ClusterRoleBinding and their parts), which `kubectl create
+ * role|clusterrole|rolebinding|clusterrolebinding` send.
  * Emit rules follow the json tags in rbac/v1/types.go.
  */
-import { ObjectMeta } from "./meta-messages.js";
-import { always, list, map, message, omitEmpty, pointer } from "./schema.js";
-
-export const LabelSelectorRequirement = message("LabelSelectorRequirement", [
-  always(1, "key", "string"),
-  always(2, "operator", "string"),
-  list(3, "values", "string"),
-]);
-
-const LabelSelector = message("LabelSelector", [
-  map(1, "matchLabels", "string"),
-  list(2, "matchExpressions", LabelSelectorRequirement),
-]);
+import { LabelSelector, ObjectMeta } from "./meta-messages.js";
+import { always, list, message, omitEmpty, pointer } from "./schema.js";
 
 const PolicyRule = message("PolicyRule", [
   list(1, "verbs", "string"),

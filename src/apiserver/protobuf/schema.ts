@@ -7,10 +7,17 @@
  *   non-pointer struct, which Go never omits: `{}`, or null for a zero Time);
  * - `pointer`: a `*T` — rendered exactly when the field is on the wire;
  * - `omitZero`: a struct with `omitzero` — dropped when zero;
- * - lists and maps (all `omitempty` here): dropped when empty.
+ * - `inline`: an embedded struct (`json:",inline"`), a nested message on the wire
+ *   whose fields JSON spreads into the parent, rendered by their own rules;
+ * - lists and maps with `omitempty`: dropped when empty; lists without it
+ *   (`listOrNull`): null when empty, as Go renders a nil slice.
  */
 
-/** Wire scalars, the two metav1 timestamps, FieldsV1 (raw JSON bytes), or a nested message. */
+/**
+ * Wire scalars, the two metav1 timestamps, FieldsV1 (raw JSON bytes), the two
+ * messages JSON renders as scalars (resource.Quantity, intstr.IntOrString), or a
+ * nested message.
+ */
 export type ValueType =
   | "string"
   | "bytes"
@@ -20,9 +27,11 @@ export type ValueType =
   | "time"
   | "microTime"
   | "fieldsV1"
+  | "quantity"
+  | "intOrString"
   | Message;
 
-export type Emit = "omitEmpty" | "always" | "pointer" | "omitZero";
+export type Emit = "omitEmpty" | "always" | "pointer" | "omitZero" | "inline";
 
 export interface SingleField {
   shape: "single";
@@ -37,6 +46,8 @@ export interface ListField {
   no: number;
   json: string;
   type: ValueType;
+  /** What an empty list renders as: dropped (`omitempty`) or null. */
+  empty: "omit" | "null";
 }
 
 /** `map<string, V>`: repeated entry messages {key=1, value=2}. */
@@ -44,8 +55,11 @@ export interface MapField {
   shape: "map";
   no: number;
   json: string;
-  type: "string" | "bytes";
+  type: MapValueType;
 }
+
+/** The map values in kube's APIs: strings, bytes, and quantities (a ResourceList). */
+export type MapValueType = "string" | "bytes" | "quantity";
 
 export type Field = SingleField | ListField | MapField;
 
@@ -82,10 +96,19 @@ export function omitZero(no: number, json: string, type: ValueType): SingleField
   return { shape: "single", no, json, type, emit: "omitZero" };
 }
 
-export function list(no: number, json: string, type: ValueType): ListField {
-  return { shape: "list", no, json, type };
+/** An embedded struct: its fields appear in the parent's JSON, in its place. */
+export function inline(no: number, type: Message): SingleField {
+  return { shape: "single", no, json: "", type, emit: "inline" };
 }
 
-export function map(no: number, json: string, type: "string" | "bytes"): MapField {
+export function list(no: number, json: string, type: ValueType): ListField {
+  return { shape: "list", no, json, type, empty: "omit" };
+}
+
+export function listOrNull(no: number, json: string, type: ValueType): ListField {
+  return { shape: "list", no, json, type, empty: "null" };
+}
+
+export function map(no: number, json: string, type: MapValueType): MapField {
   return { shape: "map", no, json, type };
 }
