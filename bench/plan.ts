@@ -1,10 +1,18 @@
 /**
- * What the benchmark runs: the full plan (a few minutes on 2 cores) and the quick
- * smoke plan (`--quick`, well under 30 s), and the command line.
+ * What the benchmark runs: the full plan (several minutes on 2 cores) and the
+ * quick smoke plan (`--quick`, about a minute), the scenario groups `--only`
+ * picks from, and the command line.
  */
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { FootprintPlan } from "./scenarios/agent-footprint.js";
 import type { LevelPlan } from "./scenarios/creates.js";
+import type { PodStartPlan } from "./scenarios/pod-start.js";
+import type { ReconcilePlan } from "./scenarios/reconcile-throughput.js";
+
+/** Scenario groups, in the order they run. `apiserver` is (a)–(f) of the README. */
+export const GROUPS = ["apiserver", "podStart", "agentFootprint", "reconcileThroughput"] as const;
+export type Group = (typeof GROUPS)[number];
 
 export interface Plan {
   mode: "full" | "quick";
@@ -21,6 +29,9 @@ export interface Plan {
     spacingMs: number;
     deadlineMs: number;
   };
+  podStart: PodStartPlan;
+  agentFootprint: FootprintPlan;
+  reconcile: Omit<ReconcilePlan, "payload">;
   /** Characters of the ConfigMap's one data value. */
   payloadChars: number;
 }
@@ -32,6 +43,21 @@ const FULL: Plan = {
   get: { rate: 200, durationMs: 5000 },
   list: { namespace: "bench-list", objects: 10_000, runs: 5, seedConcurrency: 64 },
   watch: { namespace: "bench-watch", watchers: 100, events: 50, spacingMs: 20, deadlineMs: 10_000 },
+  podStart: { pods: 20, warmup: 1, deadlineMs: 60_000 },
+  agentFootprint: {
+    pods: 50,
+    windowMs: 30_000,
+    settleMs: 3000,
+    createConcurrency: 8,
+    readyDeadlineMs: 120_000,
+  },
+  reconcile: {
+    objects: 10_000,
+    workers: [1, 4],
+    runs: 5,
+    informerRuns: 3,
+    namespace: "bench-reconcile",
+  },
   payloadChars: 1024,
 };
 
@@ -43,31 +69,51 @@ const QUICK: Plan = {
   get: { rate: 200, durationMs: 1000 },
   list: { ...FULL.list, objects: 1000, runs: 3 },
   watch: { ...FULL.watch, events: 10, spacingMs: 10 },
+  podStart: { ...FULL.podStart, pods: 3 },
+  agentFootprint: { ...FULL.agentFootprint, pods: 10, windowMs: 5000, settleMs: 1000 },
+  reconcile: { ...FULL.reconcile, objects: 1000, runs: 3, informerRuns: 2 },
 };
 
 /** dist/bench/plan.js → <repo>/bench/results, wherever the bench is started from. */
 const DEFAULT_OUT = resolve(dirname(fileURLToPath(import.meta.url)), "../../bench/results");
 
-export const USAGE = `usage: node dist/bench/run.js [--quick] [--out DIR]
-  --quick    much smaller counts: a smoke run of well under 30 s
-  --out DIR  where to write <timestamp>.json and latest.json (default: bench/results)`;
+export const USAGE = `usage: node dist/bench/run.js [--quick] [--only GROUP,...] [--out DIR]
+  --quick             much smaller counts: a smoke run of about a minute
+  --only GROUP,...    run only these scenario groups: ${GROUPS.join(", ")}
+                      (latest.json is then left as it was)
+  --out DIR           where to write <timestamp>.json and latest.json (default: bench/results)`;
 
 export interface Args {
   plan: Plan;
   outDir: string;
+  /** The groups to run, in GROUPS order. */
+  only: Group[];
+}
+
+function parseOnly(value: string): Group[] {
+  const names = value.split(",").map((n) => n.trim());
+  const unknown = names.filter((n) => !(GROUPS as readonly string[]).includes(n));
+  if (unknown.length > 0)
+    throw new Error(
+      `--only: unknown scenario group "${unknown.join(",")}"; choose from ${GROUPS.join(", ")}\n${USAGE}`,
+    );
+  return GROUPS.filter((g) => names.includes(g));
 }
 
 /** Parses the command line; throws with the usage on anything unknown. */
 export function parseArgs(argv: string[]): Args | "help" {
   let plan = FULL;
   let outDir = DEFAULT_OUT;
+  let only: Group[] = [...GROUPS];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--help" || arg === "-h") return "help";
     if (arg === "--quick") plan = QUICK;
     else if (arg === "--out" && argv[i + 1] !== undefined) outDir = resolve(argv[++i]!);
     else if (arg.startsWith("--out=")) outDir = resolve(arg.slice("--out=".length));
+    else if (arg === "--only" && argv[i + 1] !== undefined) only = parseOnly(argv[++i]!);
+    else if (arg.startsWith("--only=")) only = parseOnly(arg.slice("--only=".length));
     else throw new Error(`unknown or incomplete argument "${arg}"\n${USAGE}`);
   }
-  return { plan, outDir };
+  return { plan, outDir, only };
 }

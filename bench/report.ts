@@ -1,15 +1,24 @@
 /**
  * Turns scenario results into the report: ratios, the targets of the performance
- * issue with pass/fail, and the human-readable summary. Targets never fail the
- * run; they are reported.
+ * issue with pass/fail, and the human-readable summary, for the groups that ran
+ * (the apiserver group here, the others in report-workloads.ts). Targets never
+ * fail the run; they are reported.
  */
 import type { OpenLoopResult } from "./load.js";
+import {
+  type WorkloadResults,
+  workloadErrors,
+  workloadLines,
+  workloadRatios,
+  workloadTargets,
+} from "./report-workloads.js";
 import type { LevelResult } from "./scenarios/creates.js";
 import type { ListOverHttpResult, Timings } from "./scenarios/reads.js";
 import type { WatchResult } from "./scenarios/watch.js";
 import { round } from "./stats.js";
 
-export interface Results {
+/** The apiserver group: (a)–(f). */
+export interface ApiResults {
   apiCreates: LevelResult[];
   floorCreates: LevelResult[];
   bareCreates: LevelResult[];
@@ -17,6 +26,10 @@ export interface Results {
   list: ListOverHttpResult;
   listFloor: Timings & { items: number };
   watch: WatchResult;
+}
+
+export interface Results extends WorkloadResults {
+  apiserver?: ApiResults;
 }
 
 export interface Target {
@@ -33,6 +46,10 @@ const BARE_RATIO_TARGET = 0.5;
 const at = (levels: LevelResult[], c: number) => levels.find((l) => l.concurrency === c);
 
 export function ratios(r: Results) {
+  return { ...(r.apiserver ? apiRatios(r.apiserver) : {}), ...workloadRatios(r) };
+}
+
+function apiRatios(r: ApiResults) {
   const apiToFloor: Record<string, number> = {};
   for (const api of r.apiCreates) {
     const floor = at(r.floorCreates, api.concurrency);
@@ -49,8 +66,12 @@ export function ratios(r: Results) {
 }
 
 export function targets(r: Results): Record<string, Target> {
+  return { ...(r.apiserver ? apiTargets(r.apiserver) : {}), ...workloadTargets(r) };
+}
+
+function apiTargets(r: ApiResults): Record<string, Target> {
   const errors = r.apiCreates.reduce((n, l) => n + l.errors, 0);
-  const bare = ratios(r).api64ToBare64;
+  const bare = apiRatios(r).api64ToBare64;
   return {
     noCreateErrors: {
       description: "API creates: no errors at any concurrency",
@@ -87,11 +108,29 @@ function levelLine(label: string, l: LevelResult, extra = ""): string {
 }
 
 export function summary(r: Results, header: string): string {
-  const rt = ratios(r);
-  const t = targets(r);
+  const lines = [header];
+  if (r.apiserver) lines.push("", ...apiLines(r.apiserver));
+  lines.push(...workloadLines(r));
+  const all = Object.values(targets(r));
+  if (all.length > 0) lines.push("", "targets:");
+  for (const target of all) {
+    const verdict = !target.applicable ? "n/a " : target.pass ? "PASS" : "FAIL";
+    lines.push(`  ${verdict}  ${target.description}: ${target.value}`);
+  }
+  const failures = (r.apiserver ? apiErrors(r.apiserver) : []).concat(workloadErrors(r));
+  if (failures.length > 0) lines.push("", "errors seen:", ...failures.map((e) => `  ${e}`));
+  return lines.join("\n");
+}
+
+function apiErrors(r: ApiResults): string[] {
+  return [...r.apiCreates, ...r.floorCreates, ...r.bareCreates, r.get, r.list.seed]
+    .flatMap((l) => l.errorSamples)
+    .concat(r.watch.watcherErrors);
+}
+
+function apiLines(r: ApiResults): string[] {
+  const rt = apiRatios(r);
   const lines = [
-    header,
-    "",
     "(a,b) creates of ~1 KiB ConfigMaps    ops/s    p50 ms    p99 ms  errors  cpu ms/op",
   ];
   for (const api of r.apiCreates) {
@@ -118,16 +157,6 @@ export function summary(r: Results, header: string): string {
   const w = r.watch;
   lines.push(
     `(f) watch: ${w.expected} deliveries expected, ${w.delivered} delivered, missed ${w.missed}; p50 ${w.latencyMs.p50} ms, p99 ${w.latencyMs.p99} ms, max ${w.latencyMs.max} ms`,
-    "",
-    "targets:",
   );
-  for (const target of Object.values(t)) {
-    const verdict = !target.applicable ? "n/a " : target.pass ? "PASS" : "FAIL";
-    lines.push(`  ${verdict}  ${target.description}: ${target.value}`);
-  }
-  const failures = [...r.apiCreates, ...r.floorCreates, ...r.bareCreates, r.get, r.list.seed]
-    .flatMap((l) => l.errorSamples)
-    .concat(r.watch.watcherErrors);
-  if (failures.length > 0) lines.push("", "errors seen:", ...failures.map((e) => `  ${e}`));
-  return lines.join("\n");
+  return lines;
 }

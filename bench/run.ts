@@ -1,12 +1,14 @@
 /**
  * `./hearth bench`: Hearth's performance benchmarks in one run — creates over HTTPS
  * at 1, 8 and 64 clients against the in-process SQLite floor and a bare
- * HTTPS+SQLite server, GET latency at a steady rate, LIST of 10,000 objects, and
- * watch delivery to 100 watchers (see bench/README.md). Writes
- * `<out>/<timestamp>.json` and `<out>/latest.json` and prints a summary. Missed
- * targets are reported, not fatal: the exit code is non-zero only on a crash.
- * Servers run in worker threads on a temporary data directory; all of it is
- * stopped and removed before the report is written.
+ * HTTPS+SQLite server, GET latency at a steady rate, LIST of 10,000 objects,
+ * watch delivery to 100 watchers, pod start-to-Ready against spawning the same
+ * command, the node agent's footprint with idle pods, and the controller
+ * runtime's reconcile throughput (see bench/README.md); `--only` picks groups.
+ * Writes `<out>/<timestamp>.json` (and `<out>/latest.json` when every group ran)
+ * and prints a summary. Missed targets are reported, not fatal: the exit code is
+ * non-zero only on a crash. Everything runs on a temporary data directory; every
+ * server and process is stopped and it is removed before the report is written.
  */
 import { randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -15,16 +17,46 @@ import { join } from "node:path";
 import { createHttpClient } from "../src/client/index.js";
 import { createCA, issueLeaf } from "../src/pki/index.js";
 import { openSqliteBackend } from "../src/storage/index.js";
-import { type Args, parseArgs, USAGE } from "./plan.js";
-import { type Results, ratios, summary, targets } from "./report.js";
+import { type Args, GROUPS, type Plan, parseArgs, USAGE } from "./plan.js";
+import { type ApiResults, type Results, ratios, summary, targets } from "./report.js";
+import { agentFootprint } from "./scenarios/agent-footprint.js";
 import { backendCreates, httpCreates, runLevels } from "./scenarios/creates.js";
+import { podStart } from "./scenarios/pod-start.js";
 import { getAtRate, listOnBackend, listOverHttp } from "./scenarios/reads.js";
+import { reconcileThroughput } from "./scenarios/reconcile-throughput.js";
 import { watchFanOut } from "./scenarios/watch.js";
 import { startServerThread } from "./server-thread.js";
 
 const log = (msg: string) => console.error(`bench: ${msg}`);
 
-async function runAll(dir: string, { plan }: Args): Promise<Results> {
+function payloadOf(plan: Plan): string {
+  return randomBytes(Math.ceil((plan.payloadChars * 3) / 4))
+    .toString("base64")
+    .slice(0, plan.payloadChars);
+}
+
+async function runAll(dir: string, { plan, only }: Args): Promise<Results> {
+  const results: Results = {};
+  if (only.includes("apiserver")) results.apiserver = await runApiServer(dir, plan);
+  if (only.includes("podStart")) {
+    log(`(g) pod start: ${plan.podStart.pods} trivial and ${plan.podStart.pods} etcd pods`);
+    results.podStart = await podStart(dir, plan.podStart);
+  }
+  if (only.includes("agentFootprint")) {
+    log(`(h) node agent footprint: ${plan.agentFootprint.pods} idle pods`);
+    results.agentFootprint = await agentFootprint(dir, plan.agentFootprint);
+  }
+  if (only.includes("reconcileThroughput")) {
+    log(`(i) reconcile throughput: ${plan.reconcile.objects} keys`);
+    results.reconcileThroughput = await reconcileThroughput({
+      ...plan.reconcile,
+      payload: payloadOf(plan),
+    });
+  }
+  return results;
+}
+
+async function runApiServer(dir: string, plan: Plan): Promise<ApiResults> {
   const ca = await createCA("hearth-bench-ca");
   const leaf = await issueLeaf(ca, {
     commonName: "127.0.0.1",
@@ -33,9 +65,7 @@ async function runAll(dir: string, { plan }: Args): Promise<Results> {
     usage: ["server"],
   });
   const token = randomBytes(24).toString("hex");
-  const payload = randomBytes(Math.ceil((plan.payloadChars * 3) / 4))
-    .toString("base64")
-    .slice(0, plan.payloadChars);
+  const payload = payloadOf(plan);
   const serverCfg = (kind: "api" | "bare", db: string) => ({
     kind,
     dbPath: join(dir, db),
@@ -61,7 +91,7 @@ async function runAll(dir: string, { plan }: Args): Promise<Results> {
   const newClient = () => createHttpClient({ server: api.url, caPem: ca.certPem, token });
   const client = newClient();
   const bareClient = createHttpClient({ server: bare.url, caPem: ca.certPem });
-  let scenarios: Omit<Results, "floorCreates" | "listFloor">;
+  let scenarios: Omit<ApiResults, "floorCreates" | "listFloor">;
   try {
     log(`(a) API creates at ${plan.creates.levels.join(", ")} clients`);
     const apiCreates = await runLevels(plan.creates, httpCreates(client, "default", payload));
@@ -104,11 +134,23 @@ function machine() {
   };
 }
 
+function apiScenarios(plan: Plan, r: ApiResults) {
+  return {
+    apiCreates: { params: { ...plan.creates, namespace: "default" }, levels: r.apiCreates },
+    floorCreates: { params: plan.creates, levels: r.floorCreates },
+    bareCreates: { params: plan.bare, levels: r.bareCreates },
+    get: { params: plan.get, result: r.get },
+    list: { params: plan.list, result: r.list, backendFloor: r.listFloor },
+    watch: { params: plan.watch, result: r.watch },
+  };
+}
+
 function report(args: Args, r: Results, startedAt: Date, finishedAt: Date, host: object) {
   const { plan } = args;
   return {
     benchmark: "hearth",
     mode: plan.mode,
+    groups: args.only,
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     durationS: Math.round((finishedAt.getTime() - startedAt.getTime()) / 100) / 10,
@@ -118,15 +160,19 @@ function report(args: Args, r: Results, startedAt: Date, finishedAt: Date, host:
       servers:
         "each server under test runs in its own worker thread; the load runs on the main thread",
       object: `ConfigMap with one data value of ${plan.payloadChars} characters`,
-      latency: "milliseconds; p50/p99 by nearest rank over all samples",
+      latency: "milliseconds; p50/p90/p99 by nearest rank over all samples",
+      workloads:
+        "podStart and agentFootprint run `hearth up` (and `hearth node`) as child processes; reconcileThroughput runs its apiserver in this process on the memory backend",
     },
     scenarios: {
-      apiCreates: { params: { ...plan.creates, namespace: "default" }, levels: r.apiCreates },
-      floorCreates: { params: plan.creates, levels: r.floorCreates },
-      bareCreates: { params: plan.bare, levels: r.bareCreates },
-      get: { params: plan.get, result: r.get },
-      list: { params: plan.list, result: r.list, backendFloor: r.listFloor },
-      watch: { params: plan.watch, result: r.watch },
+      ...(r.apiserver ? apiScenarios(plan, r.apiserver) : {}),
+      ...(r.podStart ? { podStart: { params: plan.podStart, result: r.podStart } } : {}),
+      ...(r.agentFootprint
+        ? { agentFootprint: { params: plan.agentFootprint, result: r.agentFootprint } }
+        : {}),
+      ...(r.reconcileThroughput
+        ? { reconcileThroughput: { params: plan.reconcile, result: r.reconcileThroughput } }
+        : {}),
     },
     ratios: ratios(r),
     targets: targets(r),
@@ -152,7 +198,7 @@ async function main(): Promise<void> {
   }
   const host = machine();
   const startedAt = new Date();
-  log(`${args.plan.mode} run on ${host.cpus} CPUs, node ${host.node}`);
+  log(`${args.plan.mode} run of ${args.only.join(", ")} on ${host.cpus} CPUs, node ${host.node}`);
   const dir = await mkdtemp(join(os.tmpdir(), "hearth-bench-"));
   const results = await runAll(dir, args).finally(() => rm(dir, { recursive: true, force: true }));
   const finishedAt = new Date();
@@ -161,7 +207,8 @@ async function main(): Promise<void> {
   await mkdir(args.outDir, { recursive: true });
   const file = join(args.outDir, `${out.startedAt.replace(/:/g, "-")}.json`);
   await writeFile(file, text);
-  await writeFile(join(args.outDir, "latest.json"), text);
+  // A partial run (--only) leaves latest.json to the last run of every group.
+  if (args.only.length === GROUPS.length) await writeFile(join(args.outDir, "latest.json"), text);
   const load = [host.loadAverageAtStart[0]!, out.machine.loadAverageAtEnd[0]!];
   const busy =
     Math.max(...load) > host.cpus / 2 ? " (other work was running: numbers are noisy)" : "";

@@ -7,6 +7,7 @@
 export interface LatencySummary {
   count: number;
   p50: number;
+  p90: number;
   p99: number;
   mean: number;
   max: number;
@@ -31,6 +32,7 @@ export function summarize(samples: ArrayLike<number>): LatencySummary {
   return {
     count: sorted.length,
     p50: round(percentile(sorted, 50)),
+    p90: round(percentile(sorted, 90)),
     p99: round(percentile(sorted, 99)),
     mean: round(sorted.length ? sum / sorted.length : 0),
     max: round(sorted.length ? sorted[sorted.length - 1]! : 0),

@@ -10,7 +10,9 @@ import { createServer as createHttpServer, type IncomingMessage, type Server } f
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Backend } from "../storage/backend.js";
+import { LimitRanger } from "./admission/limit-ranger.js";
 import { ValidatingAdmissionPolicyPlugin } from "./admission/policy/index.js";
+import { ResourceQuotaAdmission } from "./admission/resource-quota.js";
 import { StorageAdmission } from "./admission/storage-admission.js";
 import { AdmissionChain, type AdmissionPlugin } from "./admission/types.js";
 import { type AccessOptions, setUpAccess } from "./auth/setup.js";
@@ -72,8 +74,11 @@ export class ApiServer {
       admission: new AdmissionChain([
         ...access.admission,
         new StorageAdmission(opts.backend, this.registry),
+        new LimitRanger(opts.backend, this.registry),
         policies,
         ...(opts.admission ?? []),
+        // Last: it charges quota usage, so nothing after it may refuse the request.
+        new ResourceQuotaAdmission(opts.backend, this.registry),
       ]),
       authorizer: access.authorizer,
       ...(access.serviceAccountTokens ? { serviceAccountTokens: access.serviceAccountTokens } : {}),

@@ -1,4 +1,5 @@
 /** A small flag parser: `--name value`, `--name=value`, boolean `--flag`. */
+import { parseGoDuration } from "../api/cron/index.js";
 import { isQuantity, quantityValue } from "../api/quantity.js";
 
 export interface ParsedArgs {
@@ -45,4 +46,17 @@ export function quantityFlag(args: ParsedArgs, name: string, fallback: string): 
       `--${name} must be a positive quantity such as 100Gi, got ${JSON.stringify(v)}`,
     );
   return quantityValue(v);
+}
+
+/** A positive duration flag in Go's syntax (`--node-monitor-grace-period 40s`), in ms. */
+export function durationFlag(args: ParsedArgs, name: string, fallback: string): number {
+  const v = args.flags.get(name) ?? fallback;
+  let ms: number;
+  try {
+    ms = parseGoDuration(v);
+  } catch (e) {
+    throw new Error(`--${name} must be a duration such as 40s: ${(e as Error).message}`);
+  }
+  if (!(ms > 0)) throw new Error(`--${name} must be a positive duration, got ${JSON.stringify(v)}`);
+  return ms;
 }

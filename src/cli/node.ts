@@ -2,15 +2,23 @@
  * The node agent from the command line: `hearth node --kubeconfig FILE
  * [--data-dir DIR] [--node-name NAME] [--pod-cidr CIDR] [--image-table FILE]
  * [--crashloop-backoff-base-ms N] [--keep-workloads]` runs a standalone agent
- * against any apiserver; `hearth up` starts one with the same flags. SIGTERM
- * stops its pods gracefully, unless `--keep-workloads` leaves them running for
- * the next agent to adopt.
+ * against any apiserver, with the node's service proxy (each Service's
+ * ClusterIP:port forwarded to its ready endpoints, in kube-proxy's place);
+ * `hearth up` starts both with the same flags. SIGTERM stops the proxy's
+ * listeners, and the pods gracefully unless `--keep-workloads` leaves them
+ * running for the next agent to adopt.
  */
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { pino } from "pino";
 import { type Client, clientFromKubeconfig } from "../client/index.js";
-import { type AgentOptions, ImageTable, NodeAgent } from "../node/index.js";
+import {
+  type AgentOptions,
+  ImageTable,
+  NodeAgent,
+  type ServiceProxy,
+  startServiceProxy,
+} from "../node/index.js";
 import { intFlag, type ParsedArgs, parseArgs } from "./args.js";
 
 export const NODE_BOOLEAN_FLAGS = ["keep-workloads"];
@@ -43,16 +51,35 @@ export function agentOptions(
   };
 }
 
-/** Starts an agent; resolves once its Node is registered. */
+/** A node's agent and its service proxy, both running until their signal aborts. */
+export interface RunningNode {
+  agent: NodeAgent;
+  proxy: ServiceProxy;
+  /** Resolves once both have stopped (and the pods, unless kept). */
+  stopped(): Promise<void>;
+}
+
+/**
+ * Starts an agent and then the service proxy; resolves once the Node is
+ * registered. The proxy starts only once the agent has (a failed start leaves
+ * nothing listening).
+ */
 export async function startNodeAgent(
   client: Client,
   options: AgentOptions,
   signal: AbortSignal,
-): Promise<NodeAgent> {
+): Promise<RunningNode> {
   mkdirSync(options.dataDir, { recursive: true });
   const agent = new NodeAgent(client, options);
   await agent.start(signal);
-  return agent;
+  const proxy = startServiceProxy(client, signal, options.log ? { log: options.log } : {});
+  return {
+    agent,
+    proxy,
+    stopped: async () => {
+      await Promise.all([agent.stopped(), proxy.done]);
+    },
+  };
 }
 
 export async function node(argv: string[]): Promise<void> {
@@ -63,7 +90,7 @@ export async function node(argv: string[]): Promise<void> {
   const dataDir = resolve(args.flags.get("data-dir") ?? ".hearth-node");
   const client = await clientFromKubeconfig(resolve(kubeconfig));
   const controller = new AbortController();
-  const agent = await startNodeAgent(
+  const running = await startNodeAgent(
     client,
     agentOptions(args, dataDir, (msg, err) => log.error({ err }, msg)),
     controller.signal,
@@ -71,11 +98,13 @@ export async function node(argv: string[]): Promise<void> {
   const stop = async (signal: string) => {
     log.info({ signal }, "stopping");
     controller.abort();
-    await agent.stopped();
+    await running.stopped();
     client.close();
     process.exit(0);
   };
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
-  process.stdout.write(`hearth node is ready: ${dataDir} (logs on 127.0.0.1:${agent.port})\n`);
+  process.stdout.write(
+    `hearth node is ready: ${dataDir} (logs on 127.0.0.1:${running.agent.port})\n`,
+  );
 }

@@ -12,7 +12,9 @@ import { createHttpClient, type HttpClient, type Reader } from "../client/index.
 import { HEARTH_ROOT } from "../node/index.js";
 import {
   AppAdmission,
+  type ApplicationDefinition,
   CONTROLLER_MANAGER_USER,
+  declaredKeys,
   definitionsDir,
   loadDefinitions,
   PLATFORM_USER,
@@ -41,8 +43,12 @@ export function platformIdentities(): PlatformIdentities {
 }
 
 /** The platform's checks on app objects as an admission plugin; reads through `client()`. */
-export function platformAdmission(client: () => Reader | undefined): AdmissionPlugin {
-  const apps = new AppAdmission(client, SERVED_MODULES);
+export function platformAdmission(
+  client: () => Reader | undefined,
+  definitions: Map<string, ApplicationDefinition>,
+): AdmissionPlugin {
+  const keys = new Map([...definitions].map(([kind, def]) => [kind, declaredKeys(def)]));
+  const apps = new AppAdmission(client, SERVED_MODULES, keys);
   return {
     name: "HearthApplications",
     async validate(attrs) {
@@ -69,12 +75,21 @@ export interface StartedPlatform {
 }
 
 /** Bootstraps the platform and runs the apps engine until `signal` aborts. */
+/** The checked-in ApplicationDefinitions of this checkout. */
+export function checkedInDefinitions(): Map<string, ApplicationDefinition> {
+  return loadDefinitions(definitionsDir(HEARTH_ROOT));
+}
+
 export function startPlatform(
   server: string,
   caPem: string,
   token: string,
   signal: AbortSignal,
-  opts: { rootHost?: string; log(msg: string, err?: unknown): void },
+  opts: {
+    definitions: Map<string, ApplicationDefinition>;
+    rootHost?: string;
+    log(msg: string, err?: unknown): void;
+  },
 ): StartedPlatform {
   const client = createHttpClient({ server, caPem, token, userAgent: "hearth-platform" });
   let onReady = () => {};
@@ -82,7 +97,7 @@ export function startPlatform(
     onReady = resolve;
   });
   const done = runPlatform(client, signal, {
-    definitions: loadDefinitions(definitionsDir(HEARTH_ROOT)),
+    definitions: opts.definitions,
     cluster: { "root-host": opts.rootHost ?? "" },
     log: opts.log,
     onReady,

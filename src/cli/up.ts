@@ -1,7 +1,7 @@
 /**
  * `hearth up [--data-dir DIR] [--port N] [--token-auth-file FILE]
  * [--volume-pool-size 100Gi] [--pod-cidr CIDR] [--node-name NAME]
- * [--keep-workloads] [--no-node-agent]`: runs the
+ * [--keep-workloads] [--no-node-agent] [--node-monitor-grace-period 40s]`: runs the
  * platform on this machine. For now that is the apiserver on SQLite at
  * DIR/state.db, over HTTPS with the PKI in DIR/pki, and DIR/admin.kubeconfig for
  * kubectl. Users: the admin token (system:masters), kube's token file, client
@@ -9,19 +9,26 @@
  * DIR/pki/sa.key; RBAC decides what they may do. Prints one line when ready;
  * SIGTERM or SIGINT stop it cleanly. One node agent (`node.ts`) runs this
  * machine's pods under DIR/pods; it stops them on SIGTERM unless
- * `--keep-workloads`.
+ * `--keep-workloads`. With it runs the node's service proxy, listening on each
+ * Service's ClusterIP:port (`--no-node-agent`: neither runs).
  */
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pino } from "pino";
 import { startCompactor } from "../apiserver/compactor.js";
 import { ApiServer, loadTokenFile } from "../apiserver/index.js";
-import { createHttpClient, writeKubeconfig } from "../client/index.js";
+import { type Client, createHttpClient, writeKubeconfig } from "../client/index.js";
 import { runCoreControllers } from "../controllers/index.js";
 import { openSqliteBackend } from "../storage/index.js";
-import { intFlag, parseArgs, quantityFlag } from "./args.js";
+import { durationFlag, intFlag, parseArgs, quantityFlag } from "./args.js";
 import { ensurePki } from "./data-dir.js";
 import { agentOptions, NODE_BOOLEAN_FLAGS, startNodeAgent } from "./node.js";
+import {
+  checkedInDefinitions,
+  platformAdmission,
+  platformIdentities,
+  startPlatform,
+} from "./platform.js";
 
 export async function up(argv: string[]): Promise<void> {
   const args = parseArgs(argv, [...NODE_BOOLEAN_FLAGS, "no-node-agent"]);
@@ -39,10 +46,14 @@ export async function up(argv: string[]): Promise<void> {
   const controller = new AbortController();
   const logError = (msg: string, err?: unknown) => log.error({ err }, msg);
   const tokenFile = args.flags.get("token-auth-file");
+  const ids = platformIdentities();
+  const definitions = checkedInDefinitions();
+  let platformClient: Client | undefined;
   const server = new ApiServer({
     backend,
     tls: pki.serving,
-    tokens: new Map([[pki.adminToken, "admin"]]),
+    tokens: new Map([[pki.adminToken, "admin"], ...ids.tokens]),
+    admission: [platformAdmission(() => platformClient, definitions)],
     ...(tokenFile ? { tokenUsers: loadTokenFile(resolve(tokenFile)) } : {}),
     clientCAs: [pki.ca.certPem],
     serviceAccountSigning: { keyPem: pki.serviceAccountKeyPem },
@@ -70,11 +81,11 @@ export async function up(argv: string[]): Promise<void> {
     contextName: "hearth",
   });
 
-  // The core controllers reach the API like any client, with the admin's credentials.
+  // The core controllers reach the API like any client, as system:hearth:controller-manager.
   const controllerClient = createHttpClient({
     server: server_url,
     caPem: pki.ca.certPem,
-    token: pki.adminToken,
+    token: ids.controllerToken,
     userAgent: "hearth-controller-manager",
   });
   const controllersDone = runCoreControllers(controllerClient, controller.signal, {
@@ -83,9 +94,10 @@ export async function up(argv: string[]): Promise<void> {
       volumesDir: join(dataDir, "volumes"),
       poolBytes: quantityFlag(args, "volume-pool-size", "100Gi"),
     },
+    nodeMonitorGracePeriodMs: durationFlag(args, "node-monitor-grace-period", "40s"),
   });
 
-  // One node agent runs this machine's pods; pods live under DIR/pods.
+  // One node agent runs this machine's pods (under DIR/pods), and its service proxy.
   const nodeStop = new AbortController();
   const nodeClient = createHttpClient({
     server: server_url,
@@ -93,23 +105,35 @@ export async function up(argv: string[]): Promise<void> {
     token: pki.adminToken,
     userAgent: "hearth-node",
   });
-  const agent =
+  const node =
     args.flags.get("no-node-agent") === "true"
       ? undefined
       : await startNodeAgent(nodeClient, agentOptions(args, dataDir, logError), nodeStop.signal);
+
+  // The platform: bootstrap (definitions, roles, guardrails, tenant-root), then the apps engine.
+  const rootHost = args.flags.get("root-host");
+  const platform = startPlatform(server_url, pki.ca.certPem, ids.platformToken, controller.signal, {
+    definitions,
+    log: logError,
+    ...(rootHost ? { rootHost } : {}),
+  });
+  platformClient = platform.client;
+  await platform.ready;
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, "stopping");
-    // The node agent first: it stops the pods (unless --keep-workloads) while the API still answers.
+    // The node first: it stops the pods (unless --keep-workloads) while the API still
+    // answers, and closes the proxy's listeners, before its client closes.
     nodeStop.abort();
-    await agent?.stopped();
+    await node?.stopped();
     nodeClient.close();
     controller.abort();
-    await controllersDone;
+    await Promise.all([controllersDone, platform.done]);
     controllerClient.close();
+    platform.client.close();
     await server.closed();
     await backend.close();
     process.exit(0);

@@ -10,6 +10,8 @@ import { Controller, Informer } from "../runtime/index.js";
 import { GarbageCollector } from "./garbage-collector/index.js";
 import { startBatchControllers } from "./jobs/index.js";
 import { NamespaceReconciler } from "./namespace/index.js";
+import { NodeLifecycleController } from "./node-lifecycle/index.js";
+import { QuotaController } from "./quota/index.js";
 import { Scheduler } from "./scheduler/index.js";
 import { EndpointsController } from "./services/index.js";
 import { runStorageControllers } from "./storage/index.js";
@@ -21,6 +23,8 @@ export interface CoreControllerOptions {
    * controllers (PV binding and provisioning, pvc/pv protection) run too.
    */
   storage?: { volumesDir: string; poolBytes: bigint };
+  /** kube's node-monitor-grace-period in ms (default 40 s); see docs/node-lifecycle.md. */
+  nodeMonitorGracePeriodMs?: number;
 }
 
 /** Runs until `signal` aborts; resolves once every loop has stopped. */
@@ -57,6 +61,11 @@ export async function runCoreControllers(
     gc.run(signal),
     scheduler.run(signal),
     endpoints.run(signal),
+    new QuotaController(client, { log }).run(signal),
+    new NodeLifecycleController(client, {
+      gracePeriodMs: opts.nodeMonitorGracePeriodMs,
+      log,
+    }).run(signal),
     startBatchControllers(client, signal, { log }).done,
     opts.storage && runStorageControllers(client, signal, { ...opts.storage, log }),
   ]);

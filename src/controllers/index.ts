@@ -2,6 +2,8 @@
 export { type CoreControllerOptions, runCoreControllers } from "./core.js";
 export { GarbageCollector } from "./garbage-collector/index.js";
 export { CONTENT_REQUEUE_MS, NamespaceReconciler } from "./namespace/index.js";
+export { NodeLifecycleController, type NodeLifecycleOptions } from "./node-lifecycle/index.js";
+export { QuotaController, type QuotaControllerOptions } from "./quota/index.js";
 export { Scheduler, type SchedulerOptions } from "./scheduler/index.js";
 export {
   EndpointsController,

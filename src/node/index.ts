@@ -1,7 +1,9 @@
 /**
  * The node agent: runs the Pods bound to this node as sandboxed processes
  * (bubblewrap), each on its own loopback IP, with volumes, probes, restarts
- * and logs, and adopts them after its own restart. See docs/node-agent.md.
+ * and logs, and adopts them after its own restart; and the service proxy that
+ * forwards each Service's ClusterIP:port to its ready endpoints. See
+ * docs/node-agent.md and docs/services-and-scheduling.md.
  */
 export { NodeAgent } from "./agent.js";
 export { DEFAULT_IMAGE_TABLE, HEARTH_ROOT, ImageTable } from "./image-table.js";
@@ -9,3 +11,4 @@ export { type LogLookup, LogServer, type LogTarget } from "./log-server.js";
 export { type AgentOptions, DEFAULT_POD_CIDR } from "./options.js";
 export { loadState, PodDirs, type PodState } from "./pod-state.js";
 export { isRunning, readStat, signalGroup } from "./proc.js";
+export { type ServiceProxy, startServiceProxy } from "./service-proxy.js";

@@ -3,7 +3,9 @@
  * Node (or, when it exists, take it over: labels, annotations, spec and status
  * written again), then renew a Lease named after the node in
  * `kube-node-lease` (created if absent) every `renewIntervalMs`, and refresh
- * the node's status (heartbeat times) less often.
+ * the node's status (heartbeat times) less often, or at once when the node no
+ * longer says Ready (the node lifecycle controller marked it Unknown while the
+ * agent was cut off), as the kubelet posts a changed status at once.
  */
 import { hasCode } from "../api/errors.js";
 import { NODE, type Node } from "../api/pod.js";
@@ -102,8 +104,9 @@ export async function heartbeat(
     try {
       await ensureNamespace(client);
       await renewLease(client, current, opts.leaseDurationSeconds);
-      if (Date.now() - lastStatus >= opts.statusIntervalMs) {
-        const fresh = await client.get<Node>(NODE.apiVersion, NODE.kind, facts.name);
+      const fresh = await client.get<Node>(NODE.apiVersion, NODE.kind, facts.name);
+      // Due, or someone else (the node lifecycle controller) says the node is not Ready.
+      if (Date.now() - lastStatus >= opts.statusIntervalMs || !postedReady(fresh)) {
         const status = nodeObject(facts, timestamp(), fresh).status;
         current = await client.patchStatus<Node>(
           NODE.apiVersion,
@@ -123,6 +126,10 @@ export async function heartbeat(
     }
     await delay(opts.renewIntervalMs, signal);
   }
+}
+
+function postedReady(node: Node): boolean {
+  return (node.status?.conditions ?? []).some((c) => c.type === "Ready" && c.status === "True");
 }
 
 /** The Node was deleted under the agent: register it again, as a kubelet does. */

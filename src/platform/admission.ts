@@ -53,6 +53,13 @@ export class AppAdmission {
   async validate(req: AppAdmissionRequest): Promise<void> {
     if (req.group !== APPS_GROUP || req.subresource !== "") return;
     if (req.operation !== "CREATE" && req.operation !== "UPDATE") return;
+    // Only the spec is checked: metadata changes (the engine dropping its
+    // finalizer) pass even when the parent's quota shrank meanwhile.
+    if (
+      req.operation === "UPDATE" &&
+      JSON.stringify(req.object?.spec) === JSON.stringify(req.oldObject?.spec)
+    )
+      return;
     const errors = this.keyErrors(req);
     if (req.kind === "Tenant" && errors.length === 0)
       errors.push(...(await this.tenantErrors(req)));

@@ -2,8 +2,9 @@
  * The platform's deletion guardrails, as ValidatingAdmissionPolicies (the way
  * Cozystack ships its no-delete guardrail):
  * - `hearth-no-delete`: nothing labelled `platform.cozystack.io/no-delete=true`
- *   (tenant-root's namespace and Tenant, the policies themselves) can be
- *   deleted; removing the label is the documented way out.
+ *   (tenant-root's namespace and its Tenant) can be deleted; removing the label
+ *   is the documented way out. The policies carry the label too, but as in kube
+ *   no policy applies to policies, so a broken one can always be removed.
  * - `hearth-tenant-namespace`: a namespace a Tenant owns is deleted only by the
  *   platform (the apps engine's uninstall, or the garbage collector after a
  *   parent namespace went); anyone else is told to delete the Tenant. A cluster

@@ -219,6 +219,16 @@ describe("ValidatingAdmissionPolicy with kubectl", () => {
       "cozystack-no-delete-guardrail",
     ]);
     await h.kubectlOk(["delete", "validatingadmissionpolicy", "cozystack-no-delete-guardrail"]);
+    // Hearth's own guardrail (hearth-no-delete) honours the same label; without
+    // the label the ConfigMap goes.
+    const still = await h.kubectl(["delete", "configmap", "cozystack-version"]);
+    assert.match(still.stderr, /ValidatingAdmissionPolicy 'hearth-no-delete'/);
+    await h.kubectlOk([
+      "label",
+      "configmap",
+      "cozystack-version",
+      "platform.cozystack.io/no-delete-",
+    ]);
     await h.kubectlOk(["delete", "configmap", "cozystack-version"]);
   });
 });

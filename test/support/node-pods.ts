@@ -1,15 +1,30 @@
 /**
- * Helpers for end-to-end tests of the node agent: a pod CIDR of its own for
- * each test (so concurrent tests never share a pod IP), the pids recorded in
- * the pods' state files, and a last-resort kill of those processes (by pid and
- * checked start time, never by name) so no test leaves a process behind.
+ * Helpers for end-to-end tests of the node agent: a pod CIDR and a ClusterIP
+ * of its own for each test (so concurrent tests never share an address), the
+ * pids recorded in the pods' state files, read-only scans of /proc for the
+ * processes of a pod, a real etcd pod and Service, etcdctl through a
+ * ClusterIP, and a last-resort kill of recorded processes (by pid and checked
+ * start time, never by name) so no test leaves a process behind.
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { stringify } from "yaml";
+import type { Pod, Probe, Volume } from "../../src/api/pod.js";
 import { isRunning, loadState, PodDirs, signalGroup } from "../../src/node/index.js";
-import type { Hearth } from "./hearth-process.js";
+import { type Hearth, type RunResult, run, waitFor } from "./hearth-process.js";
 
 /** A /16 inside 127.100.0.0–127.249.0.0, away from the defaults (127.1 pods, 127.2 services). */
 export function testPodCidr(): string {
   return `127.${100 + Math.floor(Math.random() * 150)}.0.0/16`;
+}
+
+/**
+ * A ClusterIP to ask for in the default service range (127.2.0.0/16), away
+ * from the lowest addresses the allocator hands out: the node's proxy listens
+ * on it, so two hearths running at once must not both want it.
+ */
+export function testClusterIp(): string {
+  const n = () => 1 + Math.floor(Math.random() * 250);
+  return `127.2.${n()}.${n()}`;
 }
 
 export interface RecordedProcess {
@@ -43,18 +58,22 @@ export function recordedProcesses(dataDir: string): RecordedProcess[] {
   return out;
 }
 
+const alive = (p: RecordedProcess) =>
+  isRunning(p.pid, p.pidStart) || (p.shimPid !== undefined && isRunning(p.shimPid, p.shimStart));
+
 /** The recorded processes still alive (same pid and start time). */
 export function liveProcesses(dataDir: string): RecordedProcess[] {
-  return recordedProcesses(dataDir).filter(
-    (p) =>
-      isRunning(p.pid, p.pidStart) ||
-      (p.shimPid !== undefined && isRunning(p.shimPid, p.shimStart)),
-  );
+  return recordedProcesses(dataDir).filter(alive);
 }
 
 /** SIGKILLs what is left of the recorded processes; returns how many were alive. */
 export function killRecorded(dataDir: string): number {
-  const live = liveProcesses(dataDir);
+  return killProcesses(recordedProcesses(dataDir));
+}
+
+/** SIGKILLs what is still alive of `procs` (recorded earlier); returns how many were. */
+export function killProcesses(procs: RecordedProcess[]): number {
+  const live = procs.filter(alive);
   for (const p of live) {
     if (isRunning(p.pid, p.pidStart)) signalGroup(p.pid, "SIGKILL");
     if (p.shimPid !== undefined && isRunning(p.shimPid, p.shimStart))
@@ -74,4 +93,163 @@ export async function stopAndClean(h: Hearth | undefined): Promise<number> {
   const leftover = killRecorded(h.dataDir);
   await h.cleanup();
   return leftover;
+}
+
+export interface ProcEntry {
+  pid: number;
+  ppid: number;
+  /** The session id: a container's processes share its pid as theirs. */
+  sid: number;
+  cmdline: string[];
+}
+
+/** A read-only scan of /proc: every live (not zombie) process. */
+export function processTable(): ProcEntry[] {
+  const out: ProcEntry[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      // Fields after the command name: state, ppid, pgrp, session, …
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (fields[0] === "Z" || fields[0] === "X") continue;
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").slice(0, -1);
+      out.push({ pid: Number(entry), ppid: Number(fields[1]), sid: Number(fields[3]), cmdline });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/**
+ * The sandboxes (bwrap) running the containers of pod `uid`: their command
+ * lines bind files from the pod's directory. Probe sandboxes, which die with
+ * the agent (`--die-with-parent`), are left out.
+ */
+export function podSandboxes(dataDir: string, uid: string): number[] {
+  const podDir = new PodDirs(dataDir).pod(uid);
+  return processTable()
+    .filter(
+      (p) =>
+        p.cmdline.some((a) => a.startsWith(`${podDir}/`)) &&
+        !p.cmdline.includes("--die-with-parent"),
+    )
+    .map((p) => p.pid)
+    .sort((a, b) => a - b);
+}
+
+/** `kubectl apply` of objects, as one multi-document YAML. */
+export function applyObjects(h: Hearth, objects: object[]): Promise<string> {
+  const input = objects.map((o) => stringify(o)).join("---\n");
+  return h.kubectlOk(["apply", "-f", "-"], { input });
+}
+
+/**
+ * A long-running `sh` pod with `volumes` mounted at `/<name>`; each start of
+ * its container adds a line to `starts` in the first volume.
+ */
+export function shPod(name: string, volumes: Volume[], readinessProbe?: Probe): Pod {
+  const script = `echo started >> /${volumes[0]!.name}/starts; trap 'exit 0' TERM; while :; do sleep 0.2; done`;
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name },
+    spec: {
+      terminationGracePeriodSeconds: 2,
+      containers: [
+        {
+          name: "main",
+          image: "sh",
+          args: ["-c", script],
+          ...(readinessProbe ? { readinessProbe } : {}),
+          volumeMounts: volumes.map((v) => ({ name: v.name, mountPath: `/${v.name}` })),
+        },
+      ],
+      volumes,
+    },
+  };
+}
+
+/** A pod running the real etcd (image `etcd`) on its pod IP, with `data` as its data directory. */
+export function etcdPod(
+  name: string,
+  opts: { labels: Record<string, string>; data: Volume; readinessProbe: Probe; extra?: Volume[] },
+): Pod {
+  const url = (port: number) => `http://$(POD_IP):${port}`;
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name, labels: opts.labels },
+    spec: {
+      terminationGracePeriodSeconds: 5,
+      containers: [
+        {
+          name: "etcd",
+          image: "etcd",
+          env: [{ name: "POD_IP", valueFrom: { fieldRef: { fieldPath: "status.podIP" } } }],
+          args: [
+            `--name=${name}`,
+            "--data-dir=/var/lib/etcd",
+            `--listen-client-urls=${url(2379)}`,
+            `--advertise-client-urls=${url(2379)}`,
+            `--listen-peer-urls=${url(2380)}`,
+            `--initial-advertise-peer-urls=${url(2380)}`,
+            `--initial-cluster=${name}=${url(2380)}`,
+          ],
+          ports: [{ name: "client", containerPort: 2379 }],
+          readinessProbe: opts.readinessProbe,
+          volumeMounts: [
+            { name: opts.data.name, mountPath: "/var/lib/etcd" },
+            ...(opts.extra ?? []).map((v) => ({ name: v.name, mountPath: `/${v.name}` })),
+          ],
+        },
+      ],
+      volumes: [opts.data, ...(opts.extra ?? [])],
+    },
+  };
+}
+
+/** A Service of type ClusterIP on `clusterIP:2379`, to the pods labelled `selector`. */
+export function etcdService(name: string, clusterIP: string, selector: Record<string, string>) {
+  return {
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: { name },
+    spec: { clusterIP, selector, ports: [{ name: "client", port: 2379, targetPort: "client" }] },
+  };
+}
+
+/** The real etcdctl against `endpoint`, with short timeouts (the callers retry). */
+function etcdctl(endpoint: string, args: string[]): Promise<RunResult> {
+  return run(
+    "etcdctl",
+    ["--endpoints", endpoint, "--dial-timeout=3s", "--command-timeout=5s", ...args],
+    { timeoutMs: 15_000 },
+  );
+}
+
+/**
+ * `etcdctl put` through `endpoint` (a ClusterIP), retried until it works: the
+ * proxy forwards once the Service's EndpointSlice lists a ready pod.
+ */
+export async function etcdPut(endpoint: string, key: string, value: string): Promise<void> {
+  await waitFor(
+    `etcdctl put ${key} through ${endpoint}`,
+    async () => (await etcdctl(endpoint, ["put", key, value])).code === 0,
+    30_000,
+  );
+}
+
+/** `etcdctl get` through `endpoint`, retried until it answers; the value ("" if none). */
+export async function etcdGet(endpoint: string, key: string): Promise<string> {
+  const answer = await waitFor(
+    `etcdctl get ${key} through ${endpoint}`,
+    async () => {
+      const r = await etcdctl(endpoint, ["get", key, "--print-value-only"]);
+      return r.code === 0 ? { value: r.stdout.trim() } : undefined;
+    },
+    30_000,
+  );
+  return answer.value;
 }

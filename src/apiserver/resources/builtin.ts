@@ -8,7 +8,8 @@
  * storage.k8s.io/v1 StorageClass, v1 PersistentVolume and PersistentVolumeClaim;
  * v1 Service and Endpoints, discovery.k8s.io/v1 EndpointSlice; v1 Pod (with
  * `log` and `binding`, `pod-type.ts`) and Node (`node-type.ts`); batch/v1 Job
- * and CronJob (`batch-types.ts`).
+ * and CronJob (`batch-types.ts`); v1 ResourceQuota and LimitRange
+ * (`quota-types.ts`).
  */
 import type { KubeObject } from "../../api/types.js";
 import { bindingResourceType, policyResourceType } from "../admission/policy/index.js";
@@ -28,6 +29,7 @@ import { BATCH_TYPES } from "./batch-types.js";
 import { namespaceType } from "./namespace-type.js";
 import { nodeType } from "./node-type.js";
 import { podType } from "./pod-type.js";
+import { QUOTA_TYPES } from "./quota-types.js";
 import { builtinType, type ResourceType } from "./resource-type.js";
 import { serviceTypes } from "./service-types.js";
 import { STORAGE_TYPES } from "./storage-types.js";
@@ -173,5 +175,6 @@ export function builtinTypes(): ResourceType[] {
     ...serviceTypes(),
     ...STORAGE_TYPES,
     ...BATCH_TYPES,
+    ...QUOTA_TYPES,
   ];
 }

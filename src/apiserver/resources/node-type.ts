@@ -15,8 +15,8 @@ const none = (v: string | undefined) => (v ? v : "<none>");
 function nodeStatus(o: KubeObject): string {
   const node = o as Node;
   const ready = node.status?.conditions?.find((c) => c.type === "Ready");
-  let status =
-    ready?.status === "True" ? "Ready" : ready?.status === "False" ? "NotReady" : "Unknown";
+  // As kubectl's printer: any Ready condition but True (False or Unknown) reads NotReady.
+  let status = !ready ? "Unknown" : ready.status === "True" ? "Ready" : "NotReady";
   if (node.spec?.unschedulable) status += ",SchedulingDisabled";
   return status;
 }

@@ -24,6 +24,7 @@ import { eventSchema } from "./event.js";
 import { eventsV1EventSchema } from "./events-v1-event.js";
 import { jobSchema } from "./job.js";
 import { leaseSchema } from "./lease.js";
+import { limitRangeSchema } from "./limit-range.js";
 import { namespaceSchema } from "./namespace.js";
 import { nodeSchema } from "./node.js";
 import { persistentVolumeSchema } from "./persistent-volume.js";
@@ -35,6 +36,7 @@ import {
   roleBindingSchema,
   roleSchema,
 } from "./rbac.js";
+import { resourceQuotaSchema } from "./resource-quota.js";
 import { secretSchema } from "./secret.js";
 import { serviceSchema } from "./service.js";
 import { serviceAccountSchema } from "./service-account.js";
@@ -57,12 +59,14 @@ export {
   eventsV1EventSchema,
   jobSchema,
   leaseSchema,
+  limitRangeSchema,
   localSubjectAccessReviewSchema,
   namespaceSchema,
   nodeSchema,
   persistentVolumeClaimSchema,
   persistentVolumeSchema,
   podSchema,
+  resourceQuotaSchema,
   roleBindingSchema,
   roleSchema,
   secretSchema,
@@ -109,6 +113,8 @@ const all: Schema[] = [
   persistentVolumeClaimSchema,
   jobSchema,
   cronJobSchema,
+  resourceQuotaSchema,
+  limitRangeSchema,
 ];
 
 /** Every built-in kind's schema, keyed by `schemaKey`. */

@@ -18,6 +18,7 @@ import {
   DONE,
   type Reconciler,
   type Result,
+  removeCondition,
   sameConditions,
   setCondition,
 } from "../../runtime/index.js";
@@ -329,7 +330,8 @@ export class AppReconciler implements Reconciler {
   }
 
   private async waiting(app: App, reason: string, message: string): Promise<Result> {
-    const conditions = setCondition(app.status?.conditions, {
+    // Progress again: an earlier Stalled no longer holds.
+    const conditions = setCondition(removeCondition(app.status?.conditions, "Stalled"), {
       type: "Ready",
       status: "False",
       reason,

@@ -25,16 +25,17 @@ export function limitedClient(client: Client, permissions: HookPermission[]): Cl
       `the hook may not ${verb} ${kind}: not among its declared permissions`,
     );
   };
-  const refuse = (what: string) => () => {
+  // Every refusal is a rejected promise, as every Client method fails.
+  const refuse = (what: string) => async () => {
     throw new ForbiddenError({ group: "", resource: "hooks" }, `a hook may not ${what}`);
   };
   return {
     mapper: client.mapper,
-    get: (apiVersion, kind, name, namespace) => {
+    get: async (apiVersion, kind, name, namespace) => {
       guard("get", apiVersion, kind, name);
       return client.get(apiVersion, kind, name, namespace);
     },
-    list: (apiVersion, kind, opts) => {
+    list: async (apiVersion, kind, opts) => {
       guard("list", apiVersion, kind);
       return client.list(apiVersion, kind, opts);
     },
@@ -42,11 +43,11 @@ export function limitedClient(client: Client, permissions: HookPermission[]): Cl
       guard("list", apiVersion, kind);
       return client.watch(apiVersion, kind, opts, signal);
     },
-    delete: (apiVersion, kind, name, namespace, opts) => {
+    delete: async (apiVersion, kind, name, namespace, opts) => {
       guard("delete", apiVersion, kind, name);
       return client.delete(apiVersion, kind, name, namespace, opts);
     },
-    deleteCollection: (apiVersion, kind, opts) => {
+    deleteCollection: async (apiVersion, kind, opts) => {
       guard("delete", apiVersion, kind);
       return client.deleteCollection(apiVersion, kind, opts);
     },

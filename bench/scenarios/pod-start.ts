@@ -1,0 +1,169 @@
+/**
+ * Pod start-to-Ready latency on a real `hearth up` (apiserver, core
+ * controllers, scheduler and node agent in one child process): each pod is
+ * POSTed (no nodeName: the scheduler places it), timed from just before the
+ * POST to its `Ready=True` condition arriving on a watch, then deleted and
+ * awaited gone before the next. Against it, in the same run and alternating
+ * pod by pod, the floor: the same command spawned directly and timed to the
+ * same readiness signal (see floor-process.ts). Pods are created one at a time;
+ * a few uncounted warm-ups of each kind go first.
+ */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { clientFromKubeconfig, type HttpClient } from "../../src/client/index.js";
+import { startHearth } from "../../test/support/hearth-process.js";
+import { stopAndClean, testPodCidr } from "../../test/support/node-pods.js";
+import { startFloor } from "../floor-process.js";
+import { benchPod, ETCD_CLIENT_PORT, floorArgv, type PodKind } from "../pod-specs.js";
+import { PodWatch } from "../pod-watch.js";
+import { type LatencySummary, summarize } from "../stats.js";
+
+export interface PodStartPlan {
+  /** Timed pods of each kind (and as many floor starts). */
+  pods: number;
+  warmup: number;
+  /** Longest wait for Ready, or for a deleted pod to be gone. */
+  deadlineMs: number;
+}
+
+export interface Series {
+  errors: number;
+  errorSamples: string[];
+  latencyMs: LatencySummary;
+}
+
+export interface KindResult {
+  hearth: Series;
+  floor: Series;
+  /** From the DELETE to the pod's DELETED event (its processes stopped). */
+  deleteMs: LatencySummary;
+}
+
+export interface PodStartResult {
+  trivial: KindResult;
+  etcd: KindResult;
+  /** Pod processes still alive after `hearth up` stopped (then killed); should be 0. */
+  leftoverProcesses: number;
+}
+
+const NAMESPACE = "default";
+const PODS = `/api/v1/namespaces/${NAMESPACE}/pods`;
+
+class Samples {
+  readonly values: number[] = [];
+  readonly errorSamples: string[] = [];
+  errors = 0;
+
+  fail(e: unknown): void {
+    this.errors++;
+    const msg = e instanceof Error ? e.message : String(e);
+    if (this.errorSamples.length < 3 && !this.errorSamples.includes(msg))
+      this.errorSamples.push(msg);
+  }
+
+  series(): Series {
+    const { errors, errorSamples } = this;
+    return { errors, errorSamples, latencyMs: summarize(this.values) };
+  }
+}
+
+/** One pod: POST → Ready → DELETE → gone. Returns [ready ms, delete ms]; throws on a miss. */
+async function hearthPod(
+  client: HttpClient,
+  watch: PodWatch,
+  kind: PodKind,
+  name: string,
+  deadlineMs: number,
+): Promise<[number, number]> {
+  const start = performance.now();
+  const res = await client.request("POST", PODS, JSON.stringify(benchPod(kind, name)));
+  if (res.status !== 201) throw new Error(`cannot create pod ${name}: HTTP ${res.status}`);
+  const ready = await watch.until(() => watch.readyAt.has(name), deadlineMs);
+  const deleted = performance.now();
+  const del = await client.request("DELETE", `${PODS}/${name}`);
+  const gone = del.status < 300 && (await watch.until(() => watch.goneAt.has(name), deadlineMs));
+  if (!ready) throw new Error(`pod ${name} not Ready within ${deadlineMs} ms`);
+  if (!gone) throw new Error(`pod ${name} not gone within ${deadlineMs} ms of its DELETE`);
+  return [watch.readyAt.get(name)! - start, watch.goneAt.get(name)! - deleted];
+}
+
+async function floorStart(kind: PodKind, name: string, ip: string, dir: string, ms: number) {
+  const dataDir = join(dir, `floor-${name}`);
+  const port = kind === "etcd" ? { host: ip, port: ETCD_CLIENT_PORT } : undefined;
+  try {
+    const run = await startFloor(floorArgv(benchPod(kind, name), ip, dataDir), ms, port);
+    await run.stop();
+    return run.readyMs;
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function runKind(
+  kind: PodKind,
+  plan: PodStartPlan,
+  env: { client: HttpClient; watch: PodWatch; floorIp: string; dir: string },
+): Promise<KindResult> {
+  const hearth = new Samples();
+  const floor = new Samples();
+  const deletes: number[] = [];
+  for (let i = -plan.warmup; i < plan.pods; i++) {
+    const name = i < 0 ? `${kind}-warmup${-i}` : `${kind}-${i}`;
+    try {
+      const [readyMs, deleteMs] = await hearthPod(
+        env.client,
+        env.watch,
+        kind,
+        name,
+        plan.deadlineMs,
+      );
+      if (i >= 0) {
+        hearth.values.push(readyMs);
+        deletes.push(deleteMs);
+      }
+    } catch (e) {
+      if (i >= 0) hearth.fail(e);
+      if (env.watch.errors.length > 0)
+        throw new Error(`the pod watch broke: ${env.watch.errors[0]}`);
+    }
+    try {
+      const readyMs = await floorStart(kind, name, env.floorIp, env.dir, plan.deadlineMs);
+      if (i >= 0) floor.values.push(readyMs);
+    } catch (e) {
+      if (i >= 0) floor.fail(e);
+    }
+  }
+  return { hearth: hearth.series(), floor: floor.series(), deleteMs: summarize(deletes) };
+}
+
+export async function podStart(dir: string, plan: PodStartPlan): Promise<PodStartResult> {
+  const cidr = testPodCidr();
+  // The top address of the pod CIDR: the agent hands out the lowest first.
+  const floorIp = cidr.replace(/\.0\.0\/16$/, ".255.254");
+  const h = await startHearth({
+    dataDir: join(dir, "pod-start"),
+    extraArgs: ["--pod-cidr", cidr],
+    timeoutMs: 60_000,
+  });
+  const stop = new AbortController();
+  let client: HttpClient | undefined;
+  let watch: PodWatch | undefined;
+  let results: Omit<PodStartResult, "leftoverProcesses">;
+  let leftoverProcesses = 0;
+  try {
+    client = await clientFromKubeconfig(h.kubeconfig);
+    const listed = await client.list("v1", "Pod", { namespace: NAMESPACE });
+    watch = new PodWatch(client, NAMESPACE, listed.metadata.resourceVersion ?? "", stop.signal);
+    const env = { client, watch, floorIp, dir };
+    const trivial = await runKind("trivial", plan, env);
+    const etcd = await runKind("etcd", plan, env);
+    results = { trivial, etcd };
+  } finally {
+    stop.abort();
+    await watch?.closed();
+    client?.close();
+    // SIGTERM: the agent stops whatever pod is left; anything still alive is killed and counted.
+    leftoverProcesses = await stopAndClean(h);
+  }
+  return { ...results, leftoverProcesses };
+}

@@ -1,0 +1,83 @@
+/**
+ * kube's LimitRanger admission plugin over the namespace's stored LimitRanges.
+ * Mutating: a new pod's containers get their missing requests from their limits
+ * (kube's pod defaulting), then each LimitRange's Container defaults, and the
+ * pod's QoS class is recomputed. Validating: a new pod, and a new or updated
+ * claim, must keep every LimitRange's min, max and ratio; a violation is 403
+ * Forbidden with kube's wording (`pods "x" is forbidden: maximum cpu usage per
+ * Container is 1, but limit is 2`). Objects being deleted are left alone.
+ */
+import { ForbiddenError } from "../../api/errors.js";
+import type { Pod } from "../../api/pod.js";
+import type { PersistentVolumeClaim } from "../../api/storage.js";
+import type { Backend } from "../../storage/backend.js";
+import { qosClass } from "../resources/pod-defaults.js";
+import type { LimitRange } from "../resources/quota-validation.js";
+import type { ResourceRegistry } from "../resources/registry.js";
+import { ObjectStore } from "../store/object-store.js";
+import {
+  aggregate,
+  claimLimitErrors,
+  defaultPodResources,
+  podLimitErrors,
+  requestsFromLimits,
+} from "./limit-range-rules.js";
+import type { AdmissionAttributes, AdmissionPlugin } from "./types.js";
+
+/** What the plugin acts on: new pods, and claims created or updated. */
+function subject(attrs: AdmissionAttributes): "pod" | "claim" | undefined {
+  if (attrs.subresource !== "" || attrs.type.group !== "" || !attrs.object) return undefined;
+  if (attrs.oldObject?.metadata.deletionTimestamp) return undefined;
+  if (attrs.type.plural === "pods" && attrs.operation === "CREATE") return "pod";
+  if (
+    attrs.type.plural === "persistentvolumeclaims" &&
+    (attrs.operation === "CREATE" || attrs.operation === "UPDATE")
+  )
+    return "claim";
+  return undefined;
+}
+
+export class LimitRanger implements AdmissionPlugin {
+  readonly name = "LimitRanger";
+  private readonly store: ObjectStore;
+
+  constructor(
+    backend: Backend,
+    private readonly registry: ResourceRegistry,
+  ) {
+    this.store = new ObjectStore(backend);
+  }
+
+  private async ranges(namespace: string): Promise<LimitRange[]> {
+    const t = this.registry.lookup("", "v1", "limitranges");
+    if (!t) return [];
+    return (await this.store.list(t, { namespace })).items as LimitRange[];
+  }
+
+  async admit(attrs: AdmissionAttributes): Promise<void> {
+    if (subject(attrs) !== "pod") return;
+    const ranges = await this.ranges(attrs.namespace);
+    if (ranges.length === 0) return;
+    const pod = attrs.object as Pod;
+    requestsFromLimits(pod);
+    for (const range of ranges) defaultPodResources(pod, range);
+    if (pod.status) pod.status.qosClass = qosClass(pod);
+  }
+
+  async validate(attrs: AdmissionAttributes): Promise<string[]> {
+    const what = subject(attrs);
+    if (!what) return [];
+    for (const range of await this.ranges(attrs.namespace)) {
+      const errors =
+        what === "pod"
+          ? podLimitErrors(range, attrs.object as Pod)
+          : claimLimitErrors(range, attrs.object as PersistentVolumeClaim);
+      if (errors.length > 0)
+        throw new ForbiddenError(
+          { group: "", resource: attrs.type.plural, name: attrs.name },
+          aggregate(errors),
+        );
+    }
+    return [];
+  }
+}

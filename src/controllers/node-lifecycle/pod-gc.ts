@@ -1,0 +1,153 @@
+/**
+ * Pod GC and taint eviction, one reconciler per Pod key, carrying out
+ * `decide()`:
+ * - orphaned (its node is missing from the cache): after a quarantine of one
+ *   grace period from the first sighting, a fresh GET of the node; when it is
+ *   really gone the pod is marked Failed with `DisruptionTarget`
+ *   (DeletionByPodGC) and deleted with grace 0, as kube's pod GC does;
+ * - terminating on an unreachable node: marked Failed and deleted with grace 0;
+ * - evicted by a NoExecute taint: `DisruptionTarget` (DeletionByTaintManager),
+ *   a graceful delete, and kube's `TaintManagerEviction` Event; on an
+ *   unreachable node the rule above then removes it.
+ * Every write is guarded by the pod's uid or resourceVersion.
+ */
+import { hasCode } from "../../api/errors.js";
+import type { Client, EventRecorder } from "../../client/index.js";
+import { DONE, type Informer, type Reconciler, type Result } from "../../runtime/index.js";
+import type { NodeHealth } from "./node-health.js";
+import { decide } from "./pod-decision.js";
+import { patchPodStatus } from "./pod-status.js";
+import {
+  EVICTED_CONDITION,
+  isTerminal,
+  type NodeView,
+  ORPHANED_CONDITION,
+  type PodCondition,
+  type PodView,
+  rfc3339,
+} from "./types.js";
+
+export interface PodGcDeps {
+  client: Client;
+  nodes: Informer;
+  pods: Informer;
+  health: NodeHealth;
+  /** Records the taint eviction Events. */
+  events: EventRecorder;
+  /** How long a missing node is waited for before its pods count as orphaned, ms. */
+  quarantineMs: number;
+  now(): number;
+}
+
+type DisruptionCondition = typeof ORPHANED_CONDITION | typeof EVICTED_CONDITION;
+
+export class PodGc implements Reconciler {
+  /** Node name → when a pod bound to it was first seen without the node. */
+  private readonly missingSince = new Map<string, number>();
+
+  constructor(private readonly d: PodGcDeps) {}
+
+  /** The node is in the cache (again): its quarantine starts over next time. */
+  nodeAppeared(name: string): void {
+    this.missingSince.delete(name);
+  }
+
+  async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
+    const d = this.d;
+    const pod = d.pods.get(key) as PodView | undefined;
+    if (!pod) return DONE;
+    const nodeName = pod.spec.nodeName ?? "";
+    const node = d.nodes.get(nodeName) as NodeView | undefined;
+    const now = d.now();
+    const decision = decide(
+      pod,
+      node,
+      {
+        silent: d.health.isSilent(nodeName, now),
+        taintSince: (t) => d.health.taintSince(nodeName, t, now),
+      },
+      now,
+    );
+    switch (decision.kind) {
+      case "keep":
+        return decision.recheckAfterMs === undefined
+          ? DONE
+          : { requeueAfter: decision.recheckAfterMs };
+      case "orphaned":
+        return this.orphaned(pod, nodeName, now);
+      case "forceDelete":
+        await this.markFailedAndDelete(pod, now);
+        return DONE;
+      case "evict":
+        await this.evict(pod, now);
+        return DONE;
+    }
+  }
+
+  private async orphaned(pod: PodView, nodeName: string, now: number): Promise<Result> {
+    const since = this.missingSince.get(nodeName) ?? now;
+    this.missingSince.set(nodeName, since);
+    const left = since + this.d.quarantineMs - now;
+    if (left > 0) return { requeueAfter: left };
+    try {
+      await this.d.client.get("v1", "Node", nodeName);
+      return DONE; // it exists: the node informer has not caught up yet
+    } catch (e) {
+      if (!hasCode(e, 404)) throw e;
+    }
+    await this.markFailedAndDelete(pod, now, ORPHANED_CONDITION);
+    return DONE;
+  }
+
+  /** kube's markFailedAndDeletePodWithCondition. */
+  private async markFailedAndDelete(
+    pod: PodView,
+    now: number,
+    condition?: DisruptionCondition,
+  ): Promise<void> {
+    if (!isTerminal(pod)) {
+      const status = {
+        phase: "Failed",
+        ...(condition ? { conditions: withCondition(pod, condition, now) } : {}),
+      };
+      if (!(await patchPodStatus(this.d.client, pod, status))) return;
+    }
+    await this.remove(pod, 0);
+  }
+
+  private async evict(pod: PodView, now: number): Promise<void> {
+    const has = pod.status?.conditions?.some(
+      (c) => c.type === EVICTED_CONDITION.type && c.reason === EVICTED_CONDITION.reason,
+    );
+    if (!has) {
+      const conditions = withCondition(pod, EVICTED_CONDITION, now);
+      if (!(await patchPodStatus(this.d.client, pod, { conditions }))) return;
+    }
+    if (await this.remove(pod))
+      this.d.events.event(
+        pod,
+        "Normal",
+        "TaintManagerEviction",
+        `Marking for deletion Pod ${pod.metadata.namespace}/${pod.metadata.name}`,
+      );
+  }
+
+  /** Deletes this pod (by uid); false when it was already gone or replaced. */
+  private async remove(pod: PodView, gracePeriodSeconds?: number): Promise<boolean> {
+    try {
+      await this.d.client.delete("v1", "Pod", pod.metadata.name ?? "", pod.metadata.namespace, {
+        preconditions: { uid: pod.metadata.uid ?? "" },
+        ...(gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds }),
+      });
+      return true;
+    } catch (e) {
+      if (hasCode(e, 404) || hasCode(e, 409)) return false;
+      throw e;
+    }
+  }
+}
+
+function withCondition(pod: PodView, c: DisruptionCondition, now: number): PodCondition[] {
+  const others = (pod.status?.conditions ?? []).filter((o) => o.type !== c.type);
+  return [...others, { ...c, lastTransitionTime: rfc3339(now) }];
+}

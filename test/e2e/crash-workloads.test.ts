@@ -1,0 +1,226 @@
+/**
+ * Issue 4's crash acceptance: `kill -9` of `hearth up` while pods run, then
+ * `hearth up` again on the same data directory. Two `sh` pods (one writing to
+ * a claim) and an etcd pod behind a Service keep running through the crash;
+ * the new agent adopts them: every pod Running and Ready with the same
+ * processes and restart counts, exactly one sandbox and one container process
+ * each, started once; and the new service proxy serves the ClusterIP (nothing
+ * of the dead hearth holds the address). After deleting the pods and claims
+ * and a SIGTERM, no process of the pods is left, nothing listens on the
+ * ClusterIP, and DIR/volumes and DIR/pods are empty.
+ */
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import type { Pod, Probe, Volume } from "../../src/api/pod.js";
+import { type Hearth, startHearth, waitFor } from "../support/hearth-process.js";
+import {
+  applyObjects,
+  etcdGet,
+  etcdPod,
+  etcdPut,
+  etcdService,
+  killProcesses,
+  liveProcesses,
+  podSandboxes,
+  processTable,
+  type RecordedProcess,
+  recordedProcesses,
+  shPod,
+  testClusterIp,
+  testPodCidr,
+} from "../support/node-pods.js";
+import { claimYaml } from "../support/storage-env.js";
+
+const PODS = ["plain", "writer", "etcd"] as const;
+
+/** Each run of a readiness probe appends a line to the pod's `probes` emptyDir. */
+const PROBES: Volume = { name: "probes", emptyDir: {} };
+const marking = (check: string): Probe => ({
+  exec: { command: ["sh", "-c", `${check} && echo >> /probes/ran`] },
+  periodSeconds: 1,
+  timeoutSeconds: 5,
+});
+
+/** "connected", or the error code of a TCP connect to host:port. */
+function dial(host: string, port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const s = connect({ host, port });
+    s.once("connect", () => {
+      s.destroy();
+      resolve("connected");
+    });
+    s.once("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+  });
+}
+
+interface PodFacts {
+  uid: string;
+  phase?: string;
+  ready: boolean;
+  restartCount?: number;
+  startedAt?: string;
+  podIP?: string;
+}
+
+describe("kill -9 of hearth up while pods run, then a restart", () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "hearth-crash-"));
+  const args = ["--pod-cidr", testPodCidr(), "--crashloop-backoff-base-ms", "1000"];
+  const clusterIP = testClusterIp();
+  const endpoint = `http://${clusterIP}:2379`;
+  const started: Hearth[] = [];
+  /** Every pod process seen, for the last-resort kill. */
+  const seen: RecordedProcess[] = [];
+  after(async () => {
+    for (const h of started)
+      if (h.process.exitCode === null && h.process.signalCode === null) await h.stop();
+    const all = [...seen, ...recordedProcesses(dataDir)];
+    const leftover = killProcesses(
+      all.filter((p, i) => all.findIndex((q) => q.pid === p.pid) === i),
+    );
+    for (const h of started) await h.cleanup();
+    rmSync(dataDir, { recursive: true, force: true });
+    assert.equal(leftover, 0, "no pod process outlived the test");
+  });
+  const start = async () => {
+    const h = await startHearth({ dataDir, extraArgs: args });
+    started.push(h);
+    return h;
+  };
+
+  const facts = async (h: Hearth, name: string): Promise<PodFacts> => {
+    const p = JSON.parse(await h.kubectlOk(["get", "pod", name, "-o", "json"])) as Pod;
+    const s = p.status?.containerStatuses?.[0];
+    return {
+      uid: p.metadata.uid!,
+      ...(p.status?.phase ? { phase: p.status.phase } : {}),
+      ready: p.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") ?? false,
+      ...(s ? { restartCount: s.restartCount, startedAt: s.state?.running?.startedAt } : {}),
+      ...(p.status?.podIP ? { podIP: p.status.podIP } : {}),
+    };
+  };
+  const processOf = (uid: string): RecordedProcess => {
+    const found = recordedProcesses(dataDir).filter((p) => p.uid === uid);
+    assert.equal(found.length, 1, `one recorded process for pod ${uid}`);
+    seen.push(found[0]!);
+    return found[0]!;
+  };
+  const volumeFile = (uid: string, volume: string, file: string) =>
+    join(dataDir, "pods", uid, "volumes", volume, file);
+  const lines = (file: string) =>
+    existsSync(file) ? readFileSync(file, "utf8").split("\n").length - 1 : 0;
+
+  it("adopts every pod exactly once, proxies again, and leaves nothing behind", async () => {
+    let h = await start();
+    await h.kubectlOk(["apply", "-f", "-"], { input: claimYaml("writer-data", "1Gi") });
+    // The proxy listens before any pod starts: a pod must not inherit its socket.
+    await applyObjects(h, [etcdService("etcd", clusterIP, { app: "etcd-crash" })]);
+    await waitFor("the proxy to listen", async () => (await dial(clusterIP, 2379)) === "connected");
+    await applyObjects(h, [
+      shPod("plain", [PROBES], marking("true")),
+      shPod(
+        "writer",
+        [{ name: "data", persistentVolumeClaim: { claimName: "writer-data" } }, PROBES],
+        marking("true"),
+      ),
+      etcdPod("etcd", {
+        labels: { app: "etcd-crash" },
+        data: { name: "data", emptyDir: {} },
+        readinessProbe: marking("etcdctl --endpoints=$POD_IP:2379 endpoint health"),
+        extra: [PROBES],
+      }),
+    ]);
+    for (const name of PODS)
+      await h.kubectlOk(["wait", "--for=condition=Ready", `pod/${name}`, "--timeout=60s"]);
+    await etcdPut(endpoint, "greeting", "hello");
+
+    const before = new Map<string, PodFacts>();
+    for (const name of PODS) before.set(name, await facts(h, name));
+    const procs = new Map(PODS.map((n) => [n, processOf(before.get(n)!.uid)]));
+    for (const [name, f] of before) assert.equal(f.restartCount, 0, `${name} never restarted`);
+
+    await h.kill9();
+    assert.equal(liveProcesses(dataDir).length, PODS.length, "the pods outlive hearth");
+    const probesAtCrash = new Map(
+      PODS.map((n) => [n, lines(volumeFile(before.get(n)!.uid, "probes", "ran"))]),
+    );
+
+    h = await start();
+    // Each pod is in the new agent's hands once its probes run again.
+    await waitFor(
+      "the new agent probing every pod",
+      () =>
+        PODS.every(
+          (n) =>
+            lines(volumeFile(before.get(n)!.uid, "probes", "ran")) >= probesAtCrash.get(n)! + 2,
+        ),
+      30_000,
+    );
+    for (const name of PODS)
+      await h.kubectlOk(["wait", "--for=condition=Ready", `pod/${name}`, "--timeout=30s"]);
+    assert.equal(
+      await etcdGet(endpoint, "greeting"),
+      "hello",
+      "the new proxy serves the ClusterIP",
+    );
+
+    const etcdArgv = (ip: string) => `--listen-client-urls=http://${ip}:2379`;
+    for (const name of PODS) {
+      const was = before.get(name)!;
+      const now = await facts(h, name);
+      assert.deepEqual(now, was, `${name}: Running and Ready, not restarted`);
+      assert.equal(now.phase, "Running");
+      assert.ok(now.ready);
+      const p = procs.get(name)!;
+      assert.deepEqual(processOf(was.uid), p, `${name}: the same recorded processes`);
+      assert.deepEqual(podSandboxes(dataDir, was.uid), [p.shimPid], `${name}: one sandbox`);
+      const table = processTable();
+      assert.deepEqual(
+        table.filter((q) => q.ppid === p.shimPid).map((q) => q.pid),
+        [p.pid],
+        `${name}: one container process in it`,
+      );
+      if (name === "etcd")
+        assert.deepEqual(
+          table
+            .filter(
+              (q) => q.cmdline[0]?.endsWith("/etcd") && q.cmdline.includes(etcdArgv(was.podIP!)),
+            )
+            .map((q) => q.pid),
+          [p.pid],
+          "one etcd serves the pod's IP",
+        );
+    }
+    assert.equal(lines(volumeFile(before.get("plain")!.uid, "probes", "starts")), 1);
+    const writerPv = (
+      await h.kubectlOk(["get", "pvc", "writer-data", "-o", "jsonpath={.spec.volumeName}"])
+    ).trim();
+    assert.equal(lines(join(dataDir, "volumes", writerPv, "starts")), 1, "the writer started once");
+
+    // Delete everything, then stop hearth: nothing may be left.
+    // Each container process and each sandbox leads its own session.
+    const sessions = new Set([...procs.values()].flatMap((p) => [p.pid, p.shimPid]));
+    await h.kubectlOk(["delete", "pods", "--all", "--timeout=60s"]);
+    await h.kubectlOk(["delete", "pvc", "--all", "--timeout=60s"]);
+    await waitFor(
+      "every PV gone",
+      async () => (await h.kubectlOk(["get", "pv", "-o", "name"])) === "",
+      30_000,
+    );
+    assert.equal(await h.stop(), 0, "SIGTERM stopped hearth cleanly");
+    assert.equal(killProcesses(seen), 0, "no recorded pod process is alive");
+    assert.deepEqual(
+      processTable().filter(
+        (q) => sessions.has(q.sid) || q.cmdline.some((a) => a.includes(dataDir)),
+      ),
+      [],
+      "no process of the pods' sessions or sandboxes is left",
+    );
+    assert.deepEqual(readdirSync(join(dataDir, "volumes")), [], "no orphan volume");
+    assert.deepEqual(readdirSync(join(dataDir, "pods")), [], "no pod directory");
+    assert.equal(await dial(clusterIP, 2379), "ECONNREFUSED", "nothing listens on the ClusterIP");
+  });
+});
