@@ -197,7 +197,19 @@ describe("AppAdmission: Tenant", () => {
   });
 
   it("checks the name only on create", async () => {
-    await admission(tree()).validate(request(app("Tenant", "Legacy", "tenant-a", {}), "UPDATE"));
+    const was = app("Tenant", "Legacy", "tenant-a", {});
+    const changed = app("Tenant", "Legacy", "tenant-a", { host: "legacy.example.org" });
+    await admission(tree()).validate(request(changed, "UPDATE", was));
+  });
+
+  it("lets an update that leaves the spec alone pass unchecked", async () => {
+    const tenant = app("Tenant", "c", "default", { etcd: true, _cluster: {} });
+    const reader = tree();
+    await admission(reader).validate(request(tenant, "UPDATE"));
+    assert.equal(reader.reads, 0);
+    const changed = app("Tenant", "c", "default", { etcd: true, _cluster: {}, host: "c.org" });
+    const errors = await refusal(admission(reader), request(changed, "UPDATE", tenant));
+    assert.deepEqual(fields(errors), ["spec._cluster"]);
   });
 
   it("refuses a module flag whose module is not served, with the reason", async () => {
