@@ -2,8 +2,10 @@
  * Objects that exist from the first start: the namespaces `default`,
  * `kube-system` and `kube-public`. Idempotent; run on every start.
  */
+
 import { randomUUID } from "node:crypto";
-import { nowTimestamp } from "./handlers/context.js";
+import { rfc3339 } from "../api/time.js";
+
 import { PROTECTED_NAMESPACES } from "./resources/builtin.js";
 import type { ResourceRegistry } from "./resources/registry.js";
 import type { ObjectStore } from "./store/object-store.js";
@@ -22,7 +24,7 @@ export async function ensureSystemNamespaces(
         metadata: {
           name,
           uid: randomUUID(),
-          creationTimestamp: nowTimestamp(),
+          creationTimestamp: rfc3339(),
           generation: 1,
           labels: { "kubernetes.io/metadata.name": name },
         },

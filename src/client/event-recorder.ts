@@ -8,7 +8,9 @@
  * instead of creating another. Failures never reach the caller: they go to
  * `onError`, and writes beyond `maxPending` are dropped rather than queued.
  */
+
 import { ApiError } from "../api/errors.js";
+import { rfc3339 } from "../api/time.js";
 import type { KubeObject } from "../api/types.js";
 import type { Writer } from "./interface.js";
 
@@ -41,10 +43,6 @@ interface Seen {
 
 const DEFAULT_WINDOW_MS = 10 * 60 * 1000;
 const MAX_SEEN = 4096;
-
-function timestamp(d: Date): string {
-  return `${d.toISOString().slice(0, 19)}Z`;
-}
 
 /** The involvedObject of an event about `obj`. */
 export function objectReference(obj: KubeObject): Record<string, string> {
@@ -102,7 +100,7 @@ export class EventRecorder {
     if (previous && now.getTime() - previous.lastSeenMs <= window) {
       previous.count++;
       previous.lastSeenMs = now.getTime();
-      const patch = { count: previous.count, lastTimestamp: timestamp(now) };
+      const patch = { count: previous.count, lastTimestamp: rfc3339(now) };
       const event = this.newEvent(involvedObject, type, reason, message, now);
       this.enqueue(previous, event, () =>
         this.client
@@ -116,7 +114,7 @@ export class EventRecorder {
       name: event.metadata.name!,
       namespace: event.metadata.namespace!,
       count: 1,
-      firstTimestamp: timestamp(now),
+      firstTimestamp: rfc3339(now),
       lastSeenMs: now.getTime(),
       write: Promise.resolve(),
     };
@@ -145,8 +143,8 @@ export class EventRecorder {
       message,
       type,
       source: { component: this.opts.component, ...(host ? { host } : {}) },
-      firstTimestamp: timestamp(now),
-      lastTimestamp: timestamp(now),
+      firstTimestamp: rfc3339(now),
+      lastTimestamp: rfc3339(now),
       count: 1,
       reportingComponent: this.opts.component,
       reportingInstance: host ?? "",

@@ -6,11 +6,13 @@
  * child's pid and exit code to the run's status file. `observe` works the same
  * for a run this agent spawned and for one adopted from a previous agent.
  */
+
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { rfc3339 } from "../api/time.js";
 import type { ExitRecord, RunRecord } from "./pod-state.js";
-import { timestamp } from "./pod-state.js";
+
 import { isRunning, readBwrapStatus, readStat, signalGroup, signalOf } from "./proc.js";
 import { type HostLayout, type Mount, sandboxArgs } from "./sandbox.js";
 
@@ -63,7 +65,7 @@ export function launch(
     // The agent does not wait on the shim to live: the pod outlives the agent.
     shim.unref();
     shim.on("error", () => {});
-    const run: RunRecord = { attempt, startedAt: timestamp() };
+    const run: RunRecord = { attempt, startedAt: rfc3339() };
     if (shim.pid !== undefined) {
       run.shimPid = shim.pid;
       const st = readStat(shim.pid);
@@ -123,7 +125,7 @@ export function observe(run: RunRecord, statusFile: string, logFile: string): Ob
       exitCode: 128,
       reason: "StartError",
       message: line || "the sandbox exited before starting the container",
-      finishedAt: timestamp(),
+      finishedAt: rfc3339(),
     };
   } else {
     sweep(run);
@@ -131,7 +133,7 @@ export function observe(run: RunRecord, statusFile: string, logFile: string): Ob
       exitCode: 137,
       reason: "ContainerStatusUnknown",
       message: "The container could not be located when the pod was terminated",
-      finishedAt: timestamp(),
+      finishedAt: rfc3339(),
     };
   }
   return "exited";
@@ -152,7 +154,7 @@ export function exitRecord(exitCode: number): ExitRecord {
     exitCode,
     ...(signal ? { signal } : {}),
     reason: exitCode === 0 ? "Completed" : "Error",
-    finishedAt: timestamp(),
+    finishedAt: rfc3339(),
   };
 }
 

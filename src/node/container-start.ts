@@ -6,15 +6,17 @@
  * would have to be created under the read-only `/usr` or `/etc` is a
  * `CreateContainerError`).
  */
+
 import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Container, Pod } from "../api/pod.js";
+import { rfc3339 } from "../api/time.js";
 import { launch } from "./container-process.js";
 import { containerArgv, containerEnv, type EnvContext } from "./env.js";
 import { ContainerConfigError } from "./field-ref.js";
 import type { ImageTable, ResolvedImage } from "./image-table.js";
-import { type PodDirs, type PodState, type RunRecord, saveState, timestamp } from "./pod-state.js";
+import { type PodDirs, type PodState, type RunRecord, saveState } from "./pod-state.js";
 import { isUnderReadOnlyRoot, type Mount } from "./sandbox.js";
 import { containerMounts, type PreparedVolume } from "./volumes.js";
 import type { WorkerDeps } from "./worker-deps.js";
@@ -125,7 +127,7 @@ export function startRun(
   const rec = state.containers[c.name];
   const previous = rec?.current;
   const attempt = previous ? previous.attempt + 1 : 0;
-  const current: RunRecord = { attempt, startedAt: timestamp() };
+  const current: RunRecord = { attempt, startedAt: rfc3339() };
   state.containers[c.name] = {
     restartCount: previous ? (rec?.restartCount ?? 0) + 1 : 0,
     current,

@@ -7,12 +7,13 @@
  * longer says Ready (the node lifecycle controller marked it Unknown while the
  * agent was cut off), as the kubelet posts a changed status at once.
  */
+
 import { hasCode } from "../api/errors.js";
 import { NODE, type Node } from "../api/pod.js";
+import { rfc3339 } from "../api/time.js";
 import type { Client } from "../client/index.js";
 import { delay } from "../runtime/index.js";
 import { type NodeFacts, nodeObject } from "./node-object.js";
-import { timestamp } from "./pod-state.js";
 
 export const LEASE_NAMESPACE = "kube-node-lease";
 
@@ -29,7 +30,7 @@ function microTime(ms = Date.now()): string {
 }
 
 export async function registerNode(client: Client, facts: NodeFacts): Promise<Node> {
-  const now = timestamp();
+  const now = rfc3339();
   let old: Node | undefined;
   try {
     old = await client.get<Node>(NODE.apiVersion, NODE.kind, facts.name);
@@ -107,7 +108,7 @@ export async function heartbeat(
       const fresh = await client.get<Node>(NODE.apiVersion, NODE.kind, facts.name);
       // Due, or someone else (the node lifecycle controller) says the node is not Ready.
       if (Date.now() - lastStatus >= opts.statusIntervalMs || !postedReady(fresh)) {
-        const status = nodeObject(facts, timestamp(), fresh).status;
+        const status = nodeObject(facts, rfc3339(), fresh).status;
         current = await client.patchStatus<Node>(
           NODE.apiVersion,
           NODE.kind,

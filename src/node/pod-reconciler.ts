@@ -5,13 +5,15 @@
  * a new pod (an IP, a state file), syncs it, and reports its status. A pod
  * being deleted is stopped, given its final status, and deleted with grace 0.
  */
+
 import { isDeepStrictEqual } from "node:util";
 import { hasCode } from "../api/errors.js";
 import { POD, type Pod, type PodStatus } from "../api/pod.js";
+import { rfc3339 } from "../api/time.js";
 import type { Client } from "../client/index.js";
 import { DONE, type Reconciler, type Result } from "../runtime/index.js";
 import type { IpAllocator } from "./ip-allocator.js";
-import { type PodState, saveState, timestamp } from "./pod-state.js";
+import { type PodState, saveState } from "./pod-state.js";
 import { computeStatus } from "./pod-status.js";
 import { PodWorker } from "./pod-worker.js";
 import type { WorkerDeps } from "./worker-deps.js";
@@ -73,7 +75,7 @@ export class PodReconciler implements Reconciler {
       namespace: pod.metadata.namespace!,
       name: pod.metadata.name!,
       podIP: this.deps.ips.allocate(),
-      startTime: timestamp(),
+      startTime: rfc3339(),
       terminationGracePeriodSeconds: pod.spec.terminationGracePeriodSeconds ?? 30,
       containers: {},
     };

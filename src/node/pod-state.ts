@@ -6,6 +6,7 @@
  * around it (logs, bwrap status files, volumes). Writes are atomic (write,
  * then rename), so a crash leaves the old state or the new one.
  */
+
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -108,8 +109,4 @@ export function saveState(dirs: PodDirs, state: PodState): void {
   const tmp = `${file}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`);
   renameSync(tmp, file);
-}
-
-export function timestamp(ms = Date.now()): string {
-  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
 }

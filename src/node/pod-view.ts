@@ -2,9 +2,11 @@
  * What the status computation needs to know about a pod's containers, from
  * the worker's records, probes and waiting reasons.
  */
+
 import type { Container, Pod } from "../api/pod.js";
+import { rfc3339 } from "../api/time.js";
 import type { PodState } from "./pod-state.js";
-import { timestamp } from "./pod-state.js";
+
 import type { ContainerView, PodView } from "./pod-status.js";
 import type { ContainerProber } from "./prober.js";
 
@@ -54,6 +56,6 @@ export function podView(pod: Pod, f: WorkerFacts): PodView {
     containers: (pod.spec.containers ?? []).map((c) => one(c, false)),
     ...(f.blocked ? { blocked: f.blocked } : {}),
     ...(f.terminal ? { terminal: f.terminal } : {}),
-    now: timestamp(),
+    now: rfc3339(),
   };
 }

@@ -17,7 +17,8 @@ import {
   InvalidError,
   invalidValue,
 } from "../api/errors.js";
-import { parseQuantity } from "../api/quantity.js";
+import { compareQuantities } from "../api/quantity.js";
+import { addLists, maskList, type ResourceList, subtractLists } from "../api/resource-list.js";
 import type { KubeObject } from "../api/types.js";
 import type { Reader } from "../client/index.js";
 import { TENANT_MODULES } from "./apps/tenant/index.js";
@@ -132,8 +133,7 @@ export class AppAdmission {
     req: AppAdmissionRequest,
     quotas: Quotas,
   ): Promise<FieldError[]> {
-    const wanted = hardLimits(quotas);
-    if (Object.keys(wanted).length === 0) return [];
+    if (Object.keys(quotas).length === 0) return [];
     let parentHard: Record<string, string>;
     try {
       const quota = await reader.get("v1", "ResourceQuota", QUOTA_NAME, req.namespace);
@@ -145,42 +145,29 @@ export class AppAdmission {
     const siblings = (
       await reader.list(APPS_API_VERSION, "Tenant", { namespace: req.namespace })
     ).items.filter((t) => t.metadata.name !== req.name && !t.metadata.deletionTimestamp);
+    let given: ResourceList = {};
+    for (const s of siblings)
+      given = addLists(
+        given,
+        hardLimits((s.spec as { resourceQuotas?: Quotas } | undefined)?.resourceQuotas ?? {}),
+      );
+    const left = subtractLists(parentHard, maskList(given, Object.keys(parentHard)));
     const errors: FieldError[] = [];
-    const reported = new Set<string>();
-    for (const [key, value] of Object.entries(wanted)) {
-      const limit = parentHard[key];
-      if (limit === undefined || reported.has(sourceKey(key))) continue;
-      let given = 0n;
-      for (const s of siblings) {
-        const theirs = hardLimits(
-          (s.spec as { resourceQuotas?: Quotas } | undefined)?.resourceQuotas ?? {},
-        )[key];
-        if (theirs !== undefined) given += parseQuantity(theirs);
-      }
-      const left = parseQuantity(limit) - given;
-      if (parseQuantity(value) <= left) continue;
-      reported.add(sourceKey(key));
+    // One error per key the user wrote (cpu limits both requests.cpu and limits.cpu).
+    for (const [key, value] of Object.entries(quotas)) {
+      const over = Object.entries(hardLimits({ [key]: value })).find(
+        ([hardKey, v]) => left[hardKey] !== undefined && compareQuantities(v, left[hardKey]!) > 0,
+      );
+      if (!over) continue;
+      const hardKey = over[0];
       errors.push(
         invalidValue(
-          `spec.resourceQuotas.${sourceKey(key)}`,
-          quotas[sourceKey(key)],
-          `exceeds what the parent tenant has left: ${key} ${formatScaled(left)} of ${limit} (quota ${QUOTA_NAME} in ${req.namespace}, the rest is given to other child tenants)`,
+          `spec.resourceQuotas.${key}`,
+          value,
+          `exceeds what the parent tenant has left: ${hardKey} ${left[hardKey]} of ${parentHard[hardKey]} (quota ${QUOTA_NAME} in ${req.namespace}, the rest is given to other child tenants)`,
         ),
       );
     }
     return errors;
   }
-}
-
-/** `requests.cpu` → `cpu`, `requests.storage` → `storage`: the key the user wrote. */
-function sourceKey(hardKey: string): string {
-  if (hardKey === "requests.storage") return "storage";
-  const m = /^(requests|limits)\.(cpu|memory|ephemeral-storage)$/.exec(hardKey);
-  return m ? m[2]! : hardKey;
-}
-
-/** A value scaled by 10⁹ (parseQuantity) as a short quantity. */
-function formatScaled(n: bigint): string {
-  if (n % 1_000_000_000n === 0n) return String(n / 1_000_000_000n);
-  return `${n / 1_000_000n}m`;
 }

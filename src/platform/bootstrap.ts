@@ -16,6 +16,7 @@ import {
   isModule,
   PLATFORM_API_VERSION,
   PLATFORM_GROUP,
+  rootSchema,
 } from "./definitions.js";
 import { APPS_API_VERSION } from "./engine/module.js";
 import { guardrailObjects } from "./guardrails.js";
@@ -53,40 +54,33 @@ export const DEFINITION_CRD: KubeObject = {
           { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" },
         ],
         schema: {
-          openAPIV3Schema: {
-            type: "object",
-            properties: {
-              apiVersion: { type: "string" },
-              kind: { type: "string" },
-              metadata: { type: "object" },
-              spec: {
-                type: "object",
-                required: ["application", "release"],
-                properties: {
-                  application: {
-                    type: "object",
-                    required: ["kind", "plural", "singular", "openAPISchema"],
-                    properties: {
-                      kind: { type: "string", pattern: "^[A-Z][A-Za-z0-9]*$" },
-                      plural: { type: "string", pattern: "^[a-z][a-z0-9]*$" },
-                      singular: { type: "string", pattern: "^[a-z][a-z0-9]*$" },
-                      openAPISchema: { type: "string" },
-                    },
+          openAPIV3Schema: rootSchema({
+            spec: {
+              type: "object",
+              required: ["application", "release"],
+              properties: {
+                application: {
+                  type: "object",
+                  required: ["kind", "plural", "singular", "openAPISchema"],
+                  properties: {
+                    kind: { type: "string", pattern: "^[A-Z][A-Za-z0-9]*$" },
+                    plural: { type: "string", pattern: "^[a-z][a-z0-9]*$" },
+                    singular: { type: "string", pattern: "^[a-z][a-z0-9]*$" },
+                    openAPISchema: { type: "string" },
                   },
-                  release: {
-                    type: "object",
-                    required: ["prefix"],
-                    properties: {
-                      prefix: { type: "string" },
-                      labels: { type: "object", additionalProperties: { type: "string" } },
-                    },
-                  },
-                  dashboard: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
                 },
+                release: {
+                  type: "object",
+                  required: ["prefix"],
+                  properties: {
+                    prefix: { type: "string" },
+                    labels: { type: "object", additionalProperties: { type: "string" } },
+                  },
+                },
+                dashboard: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
               },
-              status: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
             },
-          },
+          }),
         },
       },
     ],

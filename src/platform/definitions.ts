@@ -90,6 +90,23 @@ function specSchema(def: ApplicationDefinition): JsonSchema {
   return { ...schema, default: schema.default ?? {}, "x-kubernetes-preserve-unknown-fields": true };
 }
 
+/**
+ * A CRD's root schema: apiVersion, kind, metadata, the given fields, and a
+ * free-form status the controllers own.
+ */
+export function rootSchema(fields: Record<string, JsonSchema>): JsonSchema {
+  return {
+    type: "object",
+    properties: {
+      apiVersion: { type: "string" },
+      kind: { type: "string" },
+      metadata: { type: "object" },
+      ...fields,
+      status: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+    },
+  };
+}
+
 /** The CRD that serves a definition's kind in `apps.cozystack.io/v1alpha1`. */
 export function crdFor(def: ApplicationDefinition): KubeObject {
   const app = def.spec.application;
@@ -126,17 +143,7 @@ export function crdFor(def: ApplicationDefinition): KubeObject {
             { name: "Version", type: "string", jsonPath: ".status.version" },
           ],
           schema: {
-            openAPIV3Schema: {
-              type: "object",
-              properties: {
-                apiVersion: { type: "string" },
-                kind: { type: "string" },
-                metadata: { type: "object" },
-                appVersion: { type: "string" },
-                spec: specSchema(def),
-                status: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
-              },
-            },
+            openAPIV3Schema: rootSchema({ appVersion: { type: "string" }, spec: specSchema(def) }),
           },
         },
       ],

@@ -4,6 +4,7 @@
  * controller reports `Ready` (and friends) this way, with a reason and a message
  * a person can act on, and the generation it observed.
  */
+import { rfc3339 } from "../api/time.js";
 
 export type ConditionStatus = "True" | "False" | "Unknown";
 
@@ -14,10 +15,6 @@ export interface Condition {
   message: string;
   lastTransitionTime?: string;
   observedGeneration?: number;
-}
-
-export function rfc3339(d: Date = new Date()): string {
-  return `${d.toISOString().slice(0, 19)}Z`;
 }
 
 /** A copy of `conditions` with `next` in place of the condition of its type. */

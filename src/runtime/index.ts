@@ -5,7 +5,6 @@ export {
   type ConditionStatus,
   findCondition,
   removeCondition,
-  rfc3339,
   sameConditions,
   setCondition,
 } from "./conditions.js";

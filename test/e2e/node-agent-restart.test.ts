@@ -7,7 +7,7 @@
  * pods running across a clean stop.
  */
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -16,6 +16,7 @@ import {
   killRecorded,
   liveProcesses,
   nodeName,
+  processTable,
   type RecordedProcess,
   recordedProcesses,
   testPodCidr,
@@ -38,24 +39,12 @@ spec:
 `;
 }
 
-/** A read-only scan of /proc: live pids whose command line has `text`, or whose parent is `ppid`. */
+/** Live pids whose command line has `text`, or whose parent is `ppid`. */
 function scanProc(match: { text?: string; ppid?: number }): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (fields[0] === "Z") continue;
-      if (match.ppid !== undefined && Number(fields[1]) !== match.ppid) continue;
-      if (match.text && !readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(match.text))
-        continue;
-      out.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
+  return processTable()
+    .filter((p) => match.ppid === undefined || p.ppid === match.ppid)
+    .filter((p) => !match.text || p.cmdline.some((arg) => arg.includes(match.text!)))
+    .map((p) => p.pid);
 }
 
 describe("node agent restart and adoption", () => {

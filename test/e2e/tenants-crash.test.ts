@@ -55,12 +55,17 @@ describe("tenant tree under kill -9", () => {
       : undefined;
   };
 
-  /** Applies the tree top-down, each Tenant once its parent's namespace exists. */
+  /**
+   * Applies the tree top-down, each Tenant once its parent's namespace exists
+   * (retried until then, for a minute at most), until `signal` aborts.
+   */
   const applyTree = async (h: Hearth, signal: AbortSignal) => {
     for (const t of TENANTS) {
+      const deadline = Date.now() + 60_000;
       while (!signal.aborted) {
         const r = await h.kubectl(["apply", "-f", "-"], { input: manifest(t) });
         if (r.code === 0) break;
+        if (Date.now() > deadline) throw new Error(`Tenant ${t.name} not applied: ${r.stderr}`);
         await sleep(100);
       }
     }

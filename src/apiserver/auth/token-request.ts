@@ -5,6 +5,7 @@
  * one hour and must be at least ten minutes; `spec.audiences` defaults to the
  * API's own; `spec.boundObjectRef` may bind the token to a Pod, Secret or Node.
  */
+
 import {
   ApiError,
   BadRequestError,
@@ -13,8 +14,9 @@ import {
   invalidValue,
   MethodNotAllowedError,
 } from "../../api/errors.js";
+import { rfc3339 } from "../../api/time.js";
 import { isObject, type KubeObject } from "../../api/types.js";
-import { nowTimestamp, type RequestContext } from "../handlers/context.js";
+import type { RequestContext } from "../handlers/context.js";
 import { decodeBody, readBodyBytes } from "../http/body.js";
 import { sendJson } from "../http/respond.js";
 import type { TokenSubject } from "./service-account-tokens.js";
@@ -109,9 +111,9 @@ export async function handleTokenRequest(ctx: RequestContext): Promise<void> {
       ...metadata,
       name: sa.metadata.name,
       namespace: ctx.info.namespace,
-      creationTimestamp: nowTimestamp(),
+      creationTimestamp: rfc3339(),
     },
     spec: { audiences, expirationSeconds, boundObjectRef: spec.boundObjectRef ?? null },
-    status: { token, expirationTimestamp: `${expiration.toISOString().slice(0, 19)}Z` },
+    status: { token, expirationTimestamp: rfc3339(expiration) },
   });
 }

@@ -5,8 +5,10 @@
  * apiserver sets at once (NamesAccepted and Established), since it starts
  * serving the kind on write.
  */
+
 import { type FieldError, forbiddenValue, invalidValue, requiredValue } from "../../api/errors.js";
 import { dns1123Label, dns1123Subdomain } from "../../api/names.js";
+import { rfc3339 } from "../../api/time.js";
 import type { KubeObject } from "../../api/types.js";
 import { type ResourceType, STANDARD_VERBS } from "../resources/resource-type.js";
 import { customResourceDefinitionSchema } from "../schemas/index.js";
@@ -146,7 +148,7 @@ export const crdResourceType: ResourceType = {
       obj.metadata.finalizers = [...finalizers, CRD_CLEANUP_FINALIZER];
   },
   prepareForUpdate(obj, old) {
-    const status = crdStatus(obj, `${new Date().toISOString().slice(0, 19)}Z`);
+    const status = crdStatus(obj, rfc3339());
     const oldStatus = (old.status ?? {}) as { storedVersions?: string[] };
     const stored = new Set([
       ...(oldStatus.storedVersions ?? []),

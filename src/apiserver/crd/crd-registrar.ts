@@ -4,6 +4,7 @@
  * returns), and a CRD being deleted stops being served, has all its objects
  * removed, then loses its cleanup finalizer — after a crash, on the next start.
  */
+import { rfc3339 } from "../../api/time.js";
 import type { KubeObject } from "../../api/types.js";
 import type { Backend, KeyValue, StorageEvent } from "../../storage/backend.js";
 import type { ResourceRegistry } from "../resources/registry.js";
@@ -135,7 +136,7 @@ export class CrdRegistrar {
     if ((obj.metadata.finalizers ?? []).length === 0) {
       await this.backend.delete(kv.key, kv.modRevision);
     } else if (!obj.metadata.deletionTimestamp) {
-      const now = `${new Date().toISOString().slice(0, 19)}Z`;
+      const now = rfc3339();
       const marked = {
         ...obj,
         metadata: { ...obj.metadata, deletionTimestamp: now, deletionGracePeriodSeconds: 0 },

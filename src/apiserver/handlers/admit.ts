@@ -4,6 +4,7 @@
  * fieldValidation, defaults, pruning), kind-specific validation, uid, timestamps,
  * generation, managedFields, and the finalizer rules of objects being deleted.
  */
+
 import { randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import {
@@ -14,6 +15,7 @@ import {
   requiredValue,
 } from "../../api/errors.js";
 import { dns1123Label, dns1123Subdomain, pathSegmentName } from "../../api/names.js";
+import { rfc3339 } from "../../api/time.js";
 import { isObject, type KubeObject } from "../../api/types.js";
 import { updateManagedFields } from "../patch/index.js";
 import { apiVersionOf, type ResourceType } from "../resources/resource-type.js";
@@ -23,7 +25,7 @@ import {
   pruneUnknownFields,
   strictDecodingMessage,
 } from "../validation/index.js";
-import { fieldManager, fieldValidation, nowTimestamp, type RequestContext } from "./context.js";
+import { fieldManager, fieldValidation, type RequestContext } from "./context.js";
 import { validateMetadata } from "./metadata-rules.js";
 
 /** Checks the body is an object of this resource's kind; fills apiVersion/kind if absent. */
@@ -140,7 +142,7 @@ export function admitCreate(
   delete meta.deletionGracePeriodSeconds;
   delete meta.selfLink;
   meta.uid = randomUUID();
-  meta.creationTimestamp = nowTimestamp();
+  meta.creationTimestamp = rfc3339();
   meta.generation = 1;
   if (t.status) delete obj.status;
   t.prepareForCreate?.(obj);
@@ -211,7 +213,7 @@ function withManagedFields(
     operation: "Update",
     schema: t.schema,
     apiVersion: apiVersionOf(t),
-    now: nowTimestamp(),
+    now: rfc3339(),
     ...(ctx.info.subresource ? { subresource: ctx.info.subresource } : {}),
   });
 }

@@ -2,6 +2,7 @@
  * What every resource handler gets: the parsed request, the resource type, the
  * store, and the per-request options kube-apiserver reads from the query string.
  */
+
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { KubeObject } from "../../api/types.js";
 import type { Backend } from "../../storage/backend.js";
@@ -57,10 +58,6 @@ export function fieldManager(ctx: RequestContext): string {
   if (explicit) return explicit;
   const agent = ctx.req.headers["user-agent"] ?? "unknown";
   return agent.split("/")[0]!.slice(0, 128) || "unknown";
-}
-
-export function nowTimestamp(): string {
-  return `${new Date().toISOString().slice(0, 19)}Z`;
 }
 
 /** Runs admission for this request; warnings go to the response, a refusal throws. */

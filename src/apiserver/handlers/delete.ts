@@ -6,17 +6,19 @@
  * finalizers. Preconditions on uid and resourceVersion are honoured. Kinds with
  * a grace period (pods) are deleted gracefully (`graceful-delete.ts`).
  */
+
 import {
   BadRequestError,
   ConflictError,
   ForbiddenError,
   STALE_OBJECT_MESSAGE,
 } from "../../api/errors.js";
+import { rfc3339 } from "../../api/time.js";
 import { isObject, type KubeObject, type Status } from "../../api/types.js";
 import { parseJson, readBody } from "../http/body.js";
 import { sendJson } from "../http/respond.js";
 import type { ResourceType } from "../resources/resource-type.js";
-import { admit, nowTimestamp, type RequestContext } from "./context.js";
+import { admit, type RequestContext } from "./context.js";
 import { selectorFilter } from "./filter.js";
 import { type GracefulPlan, gracefulPlan } from "./graceful-delete.js";
 
@@ -132,7 +134,7 @@ export async function deleteObject(
       marked.metadata = {
         ...marked.metadata,
         finalizers,
-        deletionTimestamp: obj.metadata.deletionTimestamp ?? nowTimestamp(),
+        deletionTimestamp: obj.metadata.deletionTimestamp ?? rfc3339(),
         deletionGracePeriodSeconds: 0,
         generation: (obj.metadata.generation ?? 1) + (obj.metadata.deletionTimestamp ? 0 : 1),
       };

@@ -6,6 +6,7 @@
  * deletes it again with grace 0. A later DELETE may only shorten the period.
  * A grace of 0 falls through to the ordinary delete.
  */
+import { rfc3339 } from "../../api/time.js";
 import type { KubeObject } from "../../api/types.js";
 import type { ResourceType } from "../resources/resource-type.js";
 
@@ -18,7 +19,7 @@ export type GracefulPlan =
   | { kind: "mark"; deletionTimestamp: string; deletionGracePeriodSeconds: number };
 
 function timestampIn(seconds: number, from = Date.now()): string {
-  return `${new Date(from + seconds * 1000).toISOString().slice(0, 19)}Z`;
+  return rfc3339(from + seconds * 1000);
 }
 
 export function gracefulPlan(

@@ -4,6 +4,7 @@
  * apply, which creates the object when absent. A patch is applied to the current
  * state and stored at its revision; a concurrent write makes it retry.
  */
+
 import {
   ApiError,
   BadRequestError,
@@ -12,6 +13,7 @@ import {
   NotFoundError,
   STALE_OBJECT_MESSAGE,
 } from "../../api/errors.js";
+import { rfc3339 } from "../../api/time.js";
 import { isObject, type KubeObject } from "../../api/types.js";
 import { parseJson, parseYaml, readBody } from "../http/body.js";
 import { sendJson } from "../http/respond.js";
@@ -24,7 +26,7 @@ import {
 } from "../patch/index.js";
 import { apiVersionOf } from "../resources/resource-type.js";
 import { admitCreate, admitUpdate, checkEnvelope } from "./admit.js";
-import { admit, nowTimestamp, type RequestContext, warningHeaders } from "./context.js";
+import { admit, type RequestContext, warningHeaders } from "./context.js";
 import { checkNamespaceAcceptsContent, persistUpdate, storeNew } from "./write.js";
 
 const PATCH_TYPES =
@@ -113,7 +115,7 @@ function applyConfiguration(
     force: ctx.query.get("force") === "true",
     schema: ctx.type.schema,
     apiVersion: apiVersionOf(ctx.type),
-    now: nowTimestamp(),
+    now: rfc3339(),
   });
 }
 

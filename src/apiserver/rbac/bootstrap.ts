@@ -5,10 +5,12 @@
  * labels, rules, aggregation selectors and subjects they lack (nothing is
  * removed); anything else is left as the cluster's administrator made it.
  */
+
 import { randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
+import { rfc3339 } from "../../api/time.js";
 import type { KubeObject } from "../../api/types.js";
-import { nowTimestamp } from "../handlers/context.js";
+
 import type { ResourceRegistry } from "../resources/registry.js";
 import type { ResourceType } from "../resources/resource-type.js";
 import type { ObjectStore } from "../store/object-store.js";
@@ -31,7 +33,7 @@ function metadata(name: string, labels: Record<string, string> = {}): KubeObject
   return {
     name,
     uid: randomUUID(),
-    creationTimestamp: nowTimestamp(),
+    creationTimestamp: rfc3339(),
     labels: { [BOOTSTRAPPING_LABEL]: "rbac-defaults", ...labels },
     annotations: { [AUTOUPDATE_ANNOTATION]: "true" },
   };

@@ -5,6 +5,7 @@
  * deleted), copies the Binding's annotations, and sets the pod's `PodScheduled`
  * condition to True. Answers 201 with a Success Status, as kube-apiserver does.
  */
+
 import {
   BadRequestError,
   ConflictError,
@@ -14,8 +15,9 @@ import {
   requiredValue,
   STALE_OBJECT_MESSAGE,
 } from "../../api/errors.js";
+import { rfc3339 } from "../../api/time.js";
 import { isObject, type KubeObject } from "../../api/types.js";
-import { admit, nowTimestamp, type RequestContext } from "../handlers/context.js";
+import { admit, type RequestContext } from "../handlers/context.js";
 import { decodeBody, readBodyBytes } from "../http/body.js";
 import { sendJson } from "../http/respond.js";
 
@@ -83,7 +85,7 @@ function bound(pod: KubeObject, binding: Binding): KubeObject {
     status: "True",
     lastProbeTime: null,
     lastTransitionTime:
-      old?.status === "True" && old.lastTransitionTime ? old.lastTransitionTime : nowTimestamp(),
+      old?.status === "True" && old.lastTransitionTime ? old.lastTransitionTime : rfc3339(),
   });
   const annotations = { ...pod.metadata.annotations, ...binding.metadata.annotations };
   return {

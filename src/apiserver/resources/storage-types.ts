@@ -7,6 +7,7 @@
  * admission puts on every new claim and volume. Quantities are checked here and
  * kept as strings.
  */
+
 import { BadRequestError } from "../../api/errors.js";
 import { isQuantity } from "../../api/quantity.js";
 import {
@@ -20,8 +21,9 @@ import {
   type StorageClass,
   volumeClassName,
 } from "../../api/storage.js";
+import { rfc3339 } from "../../api/time.js";
 import type { KubeObject } from "../../api/types.js";
-import { nowTimestamp } from "../handlers/context.js";
+
 import {
   persistentVolumeClaimSchema,
   persistentVolumeSchema,
@@ -141,13 +143,13 @@ export const persistentVolumeType = storageType({
   validate: validatePersistentVolume,
   prepareForCreate(obj) {
     const pv = defaultVolume(obj);
-    pv.status = { phase: "Pending", lastPhaseTransitionTime: nowTimestamp() };
+    pv.status = { phase: "Pending", lastPhaseTransitionTime: rfc3339() };
     addFinalizer(pv, PV_PROTECTION_FINALIZER);
   },
   prepareForUpdate(obj, old) {
     const pv = defaultVolume(obj);
     const was = (old as PersistentVolume).status?.phase;
-    if (pv.status?.phase !== was && pv.status) pv.status.lastPhaseTransitionTime = nowTimestamp();
+    if (pv.status?.phase !== was && pv.status) pv.status.lastPhaseTransitionTime = rfc3339();
   },
 });
 

@@ -12,10 +12,11 @@
 import { type CronJob, type CronJobStatus, type Job, jobFinishedAs } from "../../api/batch.js";
 import { CronSyntaxError, parseSchedule, timeZoneError } from "../../api/cron/index.js";
 import { hasCode } from "../../api/errors.js";
+import { rfc3339 } from "../../api/time.js";
 import type { Client, EventRecorder } from "../../client/index.js";
 import { DONE, type Reconciler, type Result } from "../../runtime/index.js";
 import { jobFromTemplate, jobName, jobReference, jobsBeyondHistory } from "./cronjob-jobs.js";
-import { timestamp } from "./job-conditions.js";
+
 import { controllerRef } from "./job-pods.js";
 import { statusChanged } from "./job-status.js";
 import { mostRecentScheduleTime, nextScheduleDelay } from "./schedule-times.js";
@@ -194,7 +195,7 @@ export class CronJobReconciler implements Reconciler {
     const name = jobName(cj, scheduled);
     if (
       (status.active ?? []).some((r) => r.name === name) ||
-      status.lastScheduleTime === timestamp(scheduled)
+      status.lastScheduleTime === rfc3339(scheduled)
     )
       return again();
     if (cj.spec.concurrencyPolicy === "Forbid" && (status.active ?? []).length > 0) {
@@ -221,7 +222,7 @@ export class CronJobReconciler implements Reconciler {
     const created = await this.createJob(cj, scheduled);
     if (!created) return DONE;
     status.active = [...(status.active ?? []), jobReference(created)];
-    status.lastScheduleTime = timestamp(scheduled);
+    status.lastScheduleTime = rfc3339(scheduled);
     return again();
   }
 

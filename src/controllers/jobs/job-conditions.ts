@@ -4,7 +4,9 @@
  * counted or stopped) and the final `Complete` / `Failed` with the same reason,
  * plus `Suspended`. Times are RFC 3339 in whole seconds.
  */
+
 import type { JobCondition, JobConditionType } from "../../api/batch.js";
+import { rfc3339 } from "../../api/time.js";
 
 export const REASON_COMPLETIONS_REACHED = "CompletionsReached";
 export const REASON_BACKOFF_LIMIT = "BackoffLimitExceeded";
@@ -13,10 +15,6 @@ export const MESSAGE_COMPLETIONS_REACHED = "Reached expected number of succeeded
 export const MESSAGE_BACKOFF_LIMIT = "Job has reached the specified backoff limit";
 export const MESSAGE_DEADLINE = "Job was active longer than specified deadline";
 
-export function timestamp(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
-}
-
 export function newCondition(
   type: JobConditionType,
   status: JobCondition["status"],
@@ -24,7 +22,7 @@ export function newCondition(
   message: string,
   now: number,
 ): JobCondition {
-  const t = timestamp(now);
+  const t = rfc3339(now);
   return { type, status, lastProbeTime: t, lastTransitionTime: t, reason, message };
 }
 

@@ -25,6 +25,7 @@ import {
 } from "../../api/batch.js";
 import { hasCode } from "../../api/errors.js";
 import type { Pod } from "../../api/pod.js";
+import { rfc3339 } from "../../api/time.js";
 import type { Client, EventRecorder } from "../../client/index.js";
 import { DONE, type Reconciler, type Result } from "../../runtime/index.js";
 import {
@@ -35,7 +36,6 @@ import {
   REASON_BACKOFF_LIMIT,
   REASON_COMPLETIONS_REACHED,
   REASON_DEADLINE,
-  timestamp,
 } from "./job-conditions.js";
 import { manageJob } from "./job-manage.js";
 import {
@@ -133,7 +133,7 @@ export class JobReconciler implements Reconciler {
       uncounted.failed.size +
       counting.filter((p) => isFailed(p, job)).length;
     const suspended = job.spec.suspend === true;
-    if (!status.startTime && !suspended) status.startTime = timestamp(now);
+    if (!status.startTime && !suspended) status.startTime = rfc3339(now);
 
     const active = pods.filter(isActive);
     const counts = {

@@ -6,10 +6,12 @@
  * pods are deleted, missing ones created — unless a recent failure asks to wait
  * (the backoff), which becomes a requeue. Also the `Suspended` condition.
  */
+
 import type { Job, JobStatus } from "../../api/batch.js";
 import type { Pod } from "../../api/pod.js";
+import { rfc3339 } from "../../api/time.js";
 import type { EventRecorder } from "../../client/index.js";
-import { ensureCondition, timestamp } from "./job-conditions.js";
+import { ensureCondition } from "./job-conditions.js";
 import { backoffRemaining, isReady, isTerminating, removalOrder } from "./job-pods.js";
 import type { PodCounts } from "./job-status.js";
 import type { PodControl } from "./pod-control.js";
@@ -59,7 +61,7 @@ export async function manageJob(
   if (ensureCondition(conditions, "Suspended", "False", "JobResumed", "Job resumed", now)) {
     recorder.event(job, "Normal", "Resumed", "Job resumed");
     // activeDeadlineSeconds counts from the resume.
-    status.startTime = timestamp(now);
+    status.startTime = rfc3339(now);
   }
 
   const parallelism = job.spec.parallelism ?? 1;

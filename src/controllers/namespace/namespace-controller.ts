@@ -6,7 +6,9 @@
  * namespaced resource. While content remains it requeues, and the namespace's
  * conditions name the resources and finalizers that block.
  */
+
 import { hasCode } from "../../api/errors.js";
+import { rfc3339 } from "../../api/time.js";
 import type { KubeObject } from "../../api/types.js";
 import type { Client } from "../../client/index.js";
 import {
@@ -36,10 +38,6 @@ export const CONTENT_REQUEUE_MS = 1000;
 
 function isPods(r: DiscoveredResource): boolean {
   return r.group === "" && r.plural === "pods";
-}
-
-function now(): string {
-  return `${new Date().toISOString().slice(0, 19)}Z`;
 }
 
 export class NamespaceReconciler implements Reconciler {
@@ -135,7 +133,7 @@ export class NamespaceReconciler implements Reconciler {
   ): Promise<void> {
     const status = (ns.status ?? {}) as { phase?: string; conditions?: NamespaceCondition[] };
     const old = status.conditions ?? [];
-    const next = mergeConditions(old, deletionConditions(state), now());
+    const next = mergeConditions(old, deletionConditions(state), rfc3339());
     if (sameConditions(old, next)) return;
     await this.client.updateStatus({ ...ns, status: { ...status, conditions: next } });
   }

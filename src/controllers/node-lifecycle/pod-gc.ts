@@ -11,7 +11,9 @@
  *   unreachable node the rule above then removes it.
  * Every write is guarded by the pod's uid or resourceVersion.
  */
+
 import { hasCode } from "../../api/errors.js";
+import { rfc3339 } from "../../api/time.js";
 import type { Client, EventRecorder } from "../../client/index.js";
 import { DONE, type Informer, type Reconciler, type Result } from "../../runtime/index.js";
 import type { NodeHealth } from "./node-health.js";
@@ -24,7 +26,6 @@ import {
   ORPHANED_CONDITION,
   type PodCondition,
   type PodView,
-  rfc3339,
 } from "./types.js";
 
 export interface PodGcDeps {

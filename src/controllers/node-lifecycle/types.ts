@@ -4,6 +4,7 @@
  * kube-controller-manager's node lifecycle, taint eviction and pod GC
  * controllers, so that `kubectl describe` reads the same as on a kube cluster.
  */
+
 import type { NodeCondition, NodeStatus, PodCondition, PodSpec, PodStatus } from "../../api/pod.js";
 import type { KubeObject } from "../../api/types.js";
 import type { Toleration as SchedulerToleration } from "../scheduler/index.js";
@@ -74,9 +75,4 @@ export function readyCondition(node: NodeView): NodeCondition | undefined {
 export function isTerminal(pod: PodView): boolean {
   const phase = pod.status?.phase;
   return phase === "Succeeded" || phase === "Failed";
-}
-
-/** RFC 3339 to the second, as kube writes condition times. */
-export function rfc3339(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
 }

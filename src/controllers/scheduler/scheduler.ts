@@ -8,6 +8,7 @@
  * Warning Event, and is looked at again when a Node changes, when a bound pod goes
  * away or finishes, and every `retryMs`.
  */
+import { rfc3339 } from "../../api/time.js";
 import type { KubeObject } from "../../api/types.js";
 import { type Client, EventRecorder } from "../../client/index.js";
 import {
@@ -37,10 +38,6 @@ function isPending(pod: Pod): boolean {
     !isTerminal(pod) &&
     (name === undefined || name === "" || name === DEFAULT_SCHEDULER)
   );
-}
-
-function now(): string {
-  return `${new Date().toISOString().slice(0, 19)}Z`;
 }
 
 export class Scheduler implements Reconciler {
@@ -177,7 +174,7 @@ export class Scheduler implements Reconciler {
       message,
       lastProbeTime: null,
       lastTransitionTime:
-        old?.status === "False" && old.lastTransitionTime ? old.lastTransitionTime : now(),
+        old?.status === "False" && old.lastTransitionTime ? old.lastTransitionTime : rfc3339(),
     };
     const patch = {
       metadata: { resourceVersion: pod.metadata.resourceVersion },

@@ -10,9 +10,9 @@
  * children are never deleted before `preDelete` succeeded. Repeated failures set
  * `Stalled` with the last error (Cozystack #4155: no silent retry loop).
  */
-import { hasCode, isApiError } from "../../api/errors.js";
+import { hasCode } from "../../api/errors.js";
 import type { KubeObject } from "../../api/types.js";
-import type { Client, EventRecorder } from "../../client/index.js";
+import { type Client, type EventRecorder, isStatus } from "../../client/index.js";
 import {
   type Condition,
   DONE,
@@ -93,7 +93,7 @@ export class AppReconciler implements Reconciler {
     try {
       const result = app.metadata.deletionTimestamp
         ? await this.uninstall(app, signal)
-        : await this.install(app, signal);
+        : await this.install(app);
       this.failures.delete(key);
       return result;
     } catch (err) {
@@ -114,23 +114,13 @@ export class AppReconciler implements Reconciler {
 
   // ---- install ----------------------------------------------------------
 
-  private async install(app: App, _signal: AbortSignal): Promise<Result> {
+  private async install(app: App): Promise<Result> {
     const client = this.engine.client;
-    if (!(app.metadata.finalizers ?? []).includes(UNINSTALL_FINALIZER)) {
-      app = await client.patch<App>(
-        APPS_API_VERSION,
-        this.kind,
-        app.metadata.name!,
-        app.metadata.namespace,
-        {
-          metadata: {
-            resourceVersion: app.metadata.resourceVersion,
-            finalizers: [...(app.metadata.finalizers ?? []), UNINSTALL_FINALIZER],
-          },
-        },
-        "merge",
-      );
-    }
+    if (!(app.metadata.finalizers ?? []).includes(UNINSTALL_FINALIZER))
+      app = await this.setFinalizers(app, [
+        ...(app.metadata.finalizers ?? []),
+        UNINSTALL_FINALIZER,
+      ]);
     const context = await this.context(app);
     let children: KubeObject[];
     try {
@@ -261,20 +251,23 @@ export class AppReconciler implements Reconciler {
         "CleanupResidue",
         `left behind: ${residue.join("; ")}`,
       );
-    await this.engine.client.patch(
+    await this.setFinalizers(
+      app,
+      (app.metadata.finalizers ?? []).filter((f) => f !== UNINSTALL_FINALIZER),
+    );
+    return DONE;
+  }
+
+  /** A merge patch of the finalizers, guarded by the app's resourceVersion. */
+  private setFinalizers(app: App, finalizers: string[]): Promise<App> {
+    return this.engine.client.patch<App>(
       APPS_API_VERSION,
       this.kind,
       app.metadata.name!,
       app.metadata.namespace,
-      {
-        metadata: {
-          resourceVersion: app.metadata.resourceVersion,
-          finalizers: (app.metadata.finalizers ?? []).filter((f) => f !== UNINSTALL_FINALIZER),
-        },
-      },
+      { metadata: { resourceVersion: app.metadata.resourceVersion, finalizers } },
       "merge",
     );
-    return DONE;
   }
 
   /** Deletes a child if it still exists; true while it exists (also when being deleted). */
@@ -282,15 +275,15 @@ export class AppReconciler implements Reconciler {
     const client = this.engine.client;
     try {
       const obj = await client.get(e.apiVersion, e.kind, e.name, e.namespace);
-      if (!obj.metadata.deletionTimestamp)
-        await client.delete(e.apiVersion, e.kind, e.name, e.namespace, {
-          propagationPolicy: "Background",
-        });
-      return true;
+      if (obj.metadata.deletionTimestamp) return true;
+      const left = await client.delete(e.apiVersion, e.kind, e.name, e.namespace, {
+        propagationPolicy: "Background",
+      });
+      // A Status means it was removed at once; an object means finalizers keep it.
+      return !isStatus(left);
     } catch (err) {
+      // Gone, or its kind is no longer served (CRD removed): nothing of it is left.
       if (hasCode(err, 404)) return false;
-      // The kind itself is gone (its CRD removed): nothing of it is left.
-      if (isApiError(err) && err.code === 404) return false;
       throw new StepError("DeleteFailed", `cannot delete ${describeEntry(e)}: ${errText(err)}`, {
         cause: err,
       });
@@ -306,8 +299,14 @@ export class AppReconciler implements Reconciler {
     const hook = hooks?.[which];
     if (!hooks || !hook) return { done: true };
     const deadline = hooks.deadlineMs ?? DEFAULT_HOOK_DEADLINE_MS;
-    const hookSignal = AbortSignal.any([signal, AbortSignal.timeout(deadline)]);
     const reason = which === "preDelete" ? "PreDeleteHookFailed" : "PostDeleteHookFailed";
+    // The deadline is a timer of its own (kept alive, cleared when the hook ends).
+    const overdue = new AbortController();
+    const timer = setTimeout(
+      () => overdue.abort(new Error(`${which} hook did not finish within ${deadline} ms`)),
+      deadline,
+    );
+    const hookSignal = AbortSignal.any([signal, overdue.signal]);
     try {
       return await Promise.race([
         hook({
@@ -317,15 +316,13 @@ export class AppReconciler implements Reconciler {
           appKinds: this.engine.appKinds(),
         }),
         new Promise<never>((_, reject) =>
-          hookSignal.addEventListener(
-            "abort",
-            () => reject(new Error(`${which} hook did not finish within ${deadline} ms`)),
-            { once: true },
-          ),
+          hookSignal.addEventListener("abort", () => reject(hookSignal.reason), { once: true }),
         ),
       ]);
     } catch (e) {
       throw new StepError(reason, `${which} hook failed: ${errText(e)}`, { cause: e });
+    } finally {
+      clearTimeout(timer);
     }
   }
 

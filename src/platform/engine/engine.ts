@@ -6,6 +6,7 @@
  * definition whether it is served. Definitions without a module are not served.
  */
 import { hasCode } from "../../api/errors.js";
+import type { KubeObject } from "../../api/types.js";
 import { type Client, EventRecorder } from "../../client/index.js";
 import {
   Controller,
@@ -72,8 +73,7 @@ export class AppsEngine {
           if (!hasCode(e, 404)) log(`${kind} informer`, e);
         },
       });
-      const enqueue = (o: { metadata: { namespace?: string; name?: string } }) =>
-        controller.enqueue(objectKey(o as never));
+      const enqueue = (o: KubeObject) => controller.enqueue(objectKey(o));
       informer.addHandlers({ onAdd: enqueue, onUpdate: (_o, n) => enqueue(n), onDelete: enqueue });
       loops.push(informer.run(signal), controller.run(signal));
     }

@@ -39,10 +39,12 @@ export function limitedClient(client: Client, permissions: HookPermission[]): Cl
       guard("list", apiVersion, kind);
       return client.list(apiVersion, kind, opts);
     },
-    watch: (apiVersion, kind, opts, signal) => {
-      guard("list", apiVersion, kind);
-      return client.watch(apiVersion, kind, opts, signal);
-    },
+    // A refused watch fails when iterated, as a watch the server refuses does.
+    watch: (apiVersion, kind, opts, signal) =>
+      (async function* () {
+        guard("list", apiVersion, kind);
+        yield* client.watch(apiVersion, kind, opts, signal);
+      })(),
     delete: async (apiVersion, kind, name, namespace, opts) => {
       guard("delete", apiVersion, kind, name);
       return client.delete(apiVersion, kind, name, namespace, opts);
