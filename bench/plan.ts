@@ -7,11 +7,19 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FootprintPlan } from "./scenarios/agent-footprint.js";
 import type { LevelPlan } from "./scenarios/creates.js";
+import type { EtcdBootstrapPlan } from "./scenarios/etcd-bootstrap.js";
 import type { PodStartPlan } from "./scenarios/pod-start.js";
 import type { ReconcilePlan } from "./scenarios/reconcile-throughput.js";
 
 /** Scenario groups, in the order they run. `apiserver` is (a)–(f) of the README. */
-export const GROUPS = ["apiserver", "podStart", "agentFootprint", "reconcileThroughput"] as const;
+export const GROUPS = [
+  "apiserver",
+  "podStart",
+  "agentFootprint",
+  "reconcileThroughput",
+  "apiserverEtcd",
+  "etcdBootstrap",
+] as const;
 export type Group = (typeof GROUPS)[number];
 
 export interface Plan {
@@ -32,6 +40,10 @@ export interface Plan {
   podStart: PodStartPlan;
   agentFootprint: FootprintPlan;
   reconcile: Omit<ReconcilePlan, "payload">;
+  /** apiserverEtcd: raw etcd puts vs apiserver creates on etcd and on SQLite. */
+  apiserverEtcd: LevelPlan;
+  /** etcdBootstrap: a 3-member EtcdCluster to Ready vs three etcd processes by hand. */
+  etcdBootstrap: EtcdBootstrapPlan;
   /** Characters of the ConfigMap's one data value. */
   payloadChars: number;
 }
@@ -58,6 +70,8 @@ const FULL: Plan = {
     informerRuns: 3,
     namespace: "bench-reconcile",
   },
+  apiserverEtcd: { levels: [8, 64], count: 2000, warmup: 200 },
+  etcdBootstrap: { runs: 5, deadlineMs: 120_000 },
   payloadChars: 1024,
 };
 
@@ -72,6 +86,8 @@ const QUICK: Plan = {
   podStart: { ...FULL.podStart, pods: 3 },
   agentFootprint: { ...FULL.agentFootprint, pods: 10, windowMs: 5000, settleMs: 1000 },
   reconcile: { ...FULL.reconcile, objects: 1000, runs: 3, informerRuns: 2 },
+  apiserverEtcd: { levels: [8, 64], count: 300, warmup: 50 },
+  etcdBootstrap: { runs: 1, deadlineMs: 120_000 },
 };
 
 /** dist/bench/plan.js → <repo>/bench/results, wherever the bench is started from. */

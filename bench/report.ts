@@ -12,7 +12,17 @@ import {
   workloadRatios,
   workloadTargets,
 } from "./report-workloads.js";
+import {
+  type ApiserverEtcdResult,
+  apiserverEtcdLines,
+  apiserverEtcdTargets,
+} from "./scenarios/apiserver-etcd.js";
 import type { LevelResult } from "./scenarios/creates.js";
+import {
+  type EtcdBootstrapResult,
+  etcdBootstrapLines,
+  etcdBootstrapTargets,
+} from "./scenarios/etcd-bootstrap.js";
 import type { ListOverHttpResult, Timings } from "./scenarios/reads.js";
 import type { WatchResult } from "./scenarios/watch.js";
 import { round } from "./stats.js";
@@ -30,6 +40,8 @@ export interface ApiResults {
 
 export interface Results extends WorkloadResults {
   apiserver?: ApiResults;
+  apiserverEtcd?: ApiserverEtcdResult;
+  etcdBootstrap?: EtcdBootstrapResult;
 }
 
 export interface Target {
@@ -66,7 +78,12 @@ function apiRatios(r: ApiResults) {
 }
 
 export function targets(r: Results): Record<string, Target> {
-  return { ...(r.apiserver ? apiTargets(r.apiserver) : {}), ...workloadTargets(r) };
+  return {
+    ...(r.apiserver ? apiTargets(r.apiserver) : {}),
+    ...workloadTargets(r),
+    ...(r.apiserverEtcd ? apiserverEtcdTargets(r.apiserverEtcd) : {}),
+    ...(r.etcdBootstrap ? etcdBootstrapTargets(r.etcdBootstrap) : {}),
+  };
 }
 
 function apiTargets(r: ApiResults): Record<string, Target> {
@@ -111,6 +128,8 @@ export function summary(r: Results, header: string): string {
   const lines = [header];
   if (r.apiserver) lines.push("", ...apiLines(r.apiserver));
   lines.push(...workloadLines(r));
+  if (r.apiserverEtcd) lines.push("", ...apiserverEtcdLines(r.apiserverEtcd));
+  if (r.etcdBootstrap) lines.push("", ...etcdBootstrapLines(r.etcdBootstrap));
   const all = Object.values(targets(r));
   if (all.length > 0) lines.push("", "targets:");
   for (const target of all) {

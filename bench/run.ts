@@ -20,7 +20,9 @@ import { openSqliteBackend } from "../src/storage/index.js";
 import { type Args, GROUPS, type Plan, parseArgs, USAGE } from "./plan.js";
 import { type ApiResults, type Results, ratios, summary, targets } from "./report.js";
 import { agentFootprint } from "./scenarios/agent-footprint.js";
+import { apiserverEtcd } from "./scenarios/apiserver-etcd.js";
 import { backendCreates, httpCreates, runLevels } from "./scenarios/creates.js";
+import { etcdBootstrap } from "./scenarios/etcd-bootstrap.js";
 import { podStart } from "./scenarios/pod-start.js";
 import { getAtRate, listOnBackend, listOverHttp } from "./scenarios/reads.js";
 import { reconcileThroughput } from "./scenarios/reconcile-throughput.js";
@@ -53,7 +55,32 @@ async function runAll(dir: string, { plan, only }: Args): Promise<Results> {
       payload: payloadOf(plan),
     });
   }
+  if (only.includes("apiserverEtcd")) {
+    log(`apiserverEtcd: raw etcd puts vs apiserver creates on etcd and SQLite`);
+    results.apiserverEtcd = await apiserverEtcd(
+      dir,
+      plan.apiserverEtcd,
+      await benchTls(),
+      payloadOf(plan),
+    );
+  }
+  if (only.includes("etcdBootstrap")) {
+    log(`etcdBootstrap: ${plan.etcdBootstrap.runs} 3-member EtcdCluster(s) vs by hand`);
+    results.etcdBootstrap = await etcdBootstrap(plan.etcdBootstrap);
+  }
   return results;
+}
+
+/** A fresh CA and a serving certificate for 127.0.0.1. */
+async function benchTls() {
+  const ca = await createCA("hearth-bench-ca");
+  const serving = await issueLeaf(ca, {
+    commonName: "127.0.0.1",
+    dnsNames: ["localhost"],
+    ipAddresses: ["127.0.0.1"],
+    usage: ["server"],
+  });
+  return { ca, serving };
 }
 
 async function runApiServer(dir: string, plan: Plan): Promise<ApiResults> {
@@ -172,6 +199,9 @@ function report(args: Args, r: Results, startedAt: Date, finishedAt: Date, host:
         : {}),
       ...(r.reconcileThroughput
         ? { reconcileThroughput: { params: plan.reconcile, result: r.reconcileThroughput } }
+        : {}),
+      ...(r.apiserverEtcd
+        ? { apiserverEtcd: { params: plan.apiserverEtcd, result: r.apiserverEtcd } }
         : {}),
     },
     ratios: ratios(r),

@@ -1,6 +1,6 @@
 /**
  * Worker-thread entry that runs one server under test — the Hearth apiserver on
- * the SQLite backend, or the bare baseline — so that the server has a thread of
+ * the SQLite backend (or on etcd, with `etcd`), or the bare baseline — so that the server has a thread of
  * its own and does not share an event loop with the load generator, as with real
  * clients in other processes. Protocol: the worker posts {type:"listening", port}
  * (or {type:"error"}); on the message "stop" it stops the server, closes its
@@ -8,7 +8,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { ApiServer } from "../src/apiserver/index.js";
-import { openSqliteBackend } from "../src/storage/index.js";
+import { openEtcdBackend, openSqliteBackend } from "../src/storage/index.js";
 import { startBareServer } from "./bare-server.js";
 
 export interface WorkerConfig {
@@ -17,6 +17,8 @@ export interface WorkerConfig {
   certPem: string;
   keyPem: string;
   token: string;
+  /** Serve from this etcd instead of SQLite at dbPath. */
+  etcd?: { endpoints: string[]; prefix: string };
 }
 
 export type WorkerMessage =
@@ -32,7 +34,7 @@ async function start(
     const bare = await startBareServer(cfg, signal);
     return { port: bare.port, stopped: () => bare.closed };
   }
-  const backend = await openSqliteBackend(cfg.dbPath);
+  const backend = cfg.etcd ? await openEtcdBackend(cfg.etcd) : await openSqliteBackend(cfg.dbPath);
   const server = new ApiServer({
     backend,
     tls: { certPem: cfg.certPem, keyPem: cfg.keyPem },

@@ -11,18 +11,23 @@ import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Backend } from "../storage/backend.js";
 import { LimitRanger } from "./admission/limit-ranger.js";
+import { NamespaceLifecycle } from "./admission/namespace-lifecycle.js";
 import { ValidatingAdmissionPolicyPlugin } from "./admission/policy/index.js";
 import { ResourceQuotaAdmission } from "./admission/resource-quota.js";
 import { StorageAdmission } from "./admission/storage-admission.js";
 import { AdmissionChain, type AdmissionPlugin } from "./admission/types.js";
 import { type AccessOptions, setUpAccess } from "./auth/setup.js";
 import { ensureSystemNamespaces } from "./bootstrap.js";
+import { crdResourceType } from "./crd/crd-kind.js";
 import { CrdRegistrar } from "./crd/crd-registrar.js";
 import type { ServerContext } from "./handlers/context.js";
 import { OpenApiDocuments } from "./openapi-documents.js";
+import { RBAC_PREFIX } from "./rbac/policy-cache.js";
 import { builtinTypes } from "./resources/builtin.js";
 import { ResourceRegistry } from "./resources/registry.js";
 import { route } from "./router.js";
+import { syncedWrites } from "./store/cache-sync.js";
+import { collectionPrefix } from "./store/keys.js";
 import { ObjectStore } from "./store/object-store.js";
 
 /**
@@ -63,11 +68,22 @@ export class ApiServer {
     const registrar = new CrdRegistrar(opts.backend, this.registry, opts.log);
     await registrar.start(signal);
     const access = setUpAccess(opts, opts.backend, opts.log);
-    const policies = new ValidatingAdmissionPolicyPlugin(opts.backend, this.registry);
+    const policies = new ValidatingAdmissionPolicyPlugin(opts.backend, this.registry, opts.log);
     await policies.start(signal);
+    const namespaces = new NamespaceLifecycle(opts.backend, opts.log);
+    const quotas = new ResourceQuotaAdmission(opts.backend, this.registry, opts.log);
+    await Promise.all([namespaces.start(signal), quotas.start(signal)]);
+    // Requests write through this: a write the caches follow returns once they have it.
+    const backend = syncedWrites(opts.backend, [
+      { prefix: collectionPrefix(crdResourceType), progress: registrar.progress },
+      { prefix: RBAC_PREFIX, progress: access.policy.progress },
+      ...policies.cache.followed(),
+      namespaces.followed(),
+      quotas.followed(),
+    ]);
     const context: ServerContext = {
-      backend: opts.backend,
-      store: new ObjectStore(opts.backend),
+      backend,
+      store: new ObjectStore(backend),
       registry: this.registry,
       bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
       signal,
@@ -78,8 +94,9 @@ export class ApiServer {
         policies,
         ...(opts.admission ?? []),
         // Last: it charges quota usage, so nothing after it may refuse the request.
-        new ResourceQuotaAdmission(opts.backend, this.registry),
+        quotas,
       ]),
+      namespaces,
       authorizer: access.authorizer,
       ...(access.serviceAccountTokens ? { serviceAccountTokens: access.serviceAccountTokens } : {}),
     };

@@ -1,3 +1,5 @@
 /** The CLI's commands, one function each. */
+export { apiserver } from "./apiserver.js";
+export { etcdDefrag } from "./etcd-defrag.js";
 export { node } from "./node.js";
 export { up } from "./up.js";

@@ -1,9 +1,10 @@
 /**
  * `hearth up [--data-dir DIR] [--port N] [--token-auth-file FILE]
  * [--volume-pool-size 100Gi] [--pod-cidr CIDR] [--node-name NAME]
- * [--keep-workloads] [--no-node-agent] [--node-monitor-grace-period 40s]`: runs the
+ * [--keep-workloads] [--no-node-agent] [--node-monitor-grace-period 40s]
+ * [--etcd-servers URL[,URL] and the other etcd flags of `apiserver.ts`]`: runs the
  * platform on this machine. For now that is the apiserver on SQLite at
- * DIR/state.db, over HTTPS with the PKI in DIR/pki, and DIR/admin.kubeconfig for
+ * DIR/state.db (or on etcd with --etcd-servers), over HTTPS with the PKI in DIR/pki, and DIR/admin.kubeconfig for
  * kubectl. Users: the admin token (system:masters), kube's token file, client
  * certificates signed by DIR/pki/ca.crt, ServiceAccount tokens signed with
  * DIR/pki/sa.key; RBAC decides what they may do. Prints one line when ready;
@@ -15,11 +16,10 @@
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pino } from "pino";
-import { startCompactor } from "../apiserver/compactor.js";
 import { ApiServer, loadTokenFile } from "../apiserver/index.js";
 import { type Client, createHttpClient, writeKubeconfig } from "../client/index.js";
 import { runCoreControllers } from "../controllers/index.js";
-import { openSqliteBackend } from "../storage/index.js";
+import { openBackendFromFlags, startCompactorFromFlags } from "./apiserver.js";
 import { durationFlag, intFlag, parseArgs, quantityFlag } from "./args.js";
 import { ensurePki } from "./data-dir.js";
 import { agentOptions, NODE_BOOLEAN_FLAGS, startNodeAgent } from "./node.js";
@@ -42,7 +42,7 @@ export async function up(argv: string[]): Promise<void> {
     dns: ["localhost", "hearth", "kubernetes.default.svc"],
     ips: ["127.0.0.1", ...(host !== "127.0.0.1" && host !== "0.0.0.0" ? [host] : [])],
   });
-  const backend = await openSqliteBackend(join(dataDir, "state.db"));
+  const backend = await openBackendFromFlags(args, dataDir);
   const controller = new AbortController();
   const logError = (msg: string, err?: unknown) => log.error({ err }, msg);
   const tokenFile = args.flags.get("token-auth-file");
@@ -63,15 +63,7 @@ export async function up(argv: string[]): Promise<void> {
     log: logError,
   });
   await server.start(controller.signal);
-  startCompactor(
-    backend,
-    {
-      intervalMs: intFlag(args, "compaction-interval-seconds", 300) * 1000,
-      retain: intFlag(args, "compaction-retain", 1000),
-      log: logError,
-    },
-    controller.signal,
-  );
+  startCompactorFromFlags(backend, args, logError, controller.signal);
   const server_url = `https://${host === "0.0.0.0" ? "127.0.0.1" : host}:${server.port}`;
   const kubeconfig = join(dataDir, "admin.kubeconfig");
   await writeKubeconfig(kubeconfig, {

@@ -1,14 +1,20 @@
 #!/usr/bin/env node
 /** The `hearth` executable: picks a command and runs it. */
-import { node, up } from "../cli/index.js";
+import { apiserver, etcdDefrag, node, up } from "../cli/index.js";
 
 const USAGE = `usage: hearth <command> [flags]
 
 commands:
   up [--data-dir DIR] [--port N] [--host ADDR]   run the platform (defaults ./.hearth, 6443)
      [--pod-cidr CIDR] [--node-name NAME] [--keep-workloads] [--no-node-agent]
+     [--etcd-servers URL[,URL…] --etcd-prefix P --etcd-cafile F --etcd-certfile F --etcd-keyfile F]
+  apiserver --etcd-servers URL[,URL…]            only the API server, on etcd (same etcd flags;
+     [--data-dir DIR] [--port N] [--host ADDR]    several may share one etcd and one DIR/pki)
   node --kubeconfig FILE [--data-dir DIR]        run a node agent against an apiserver
      [--node-name NAME] [--pod-cidr CIDR] [--image-table FILE] [--keep-workloads]
+  etcd-defrag --endpoints URL[,URL…]             defragment etcd members a CEL rule matches
+     [--cacert F --cert F --key F] [--cluster] [--defrag-rule EXPR] [--compaction]
+     [--etcd-storage-quota-bytes N] [--dry-run]
 `;
 
 async function main(argv: string[]): Promise<void> {
@@ -16,8 +22,12 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case "up":
       return up(rest);
+    case "apiserver":
+      return apiserver(rest);
     case "node":
       return node(rest);
+    case "etcd-defrag":
+      return etcdDefrag(rest);
     case undefined:
     case "help":
     case "--help":

@@ -77,6 +77,7 @@ export class NodeAgent {
       hostIP: HOST_IP,
       node: { cpu: cap.cpu!, memory: cap.memory! },
       read: (kind, name, namespace) => this.read(kind, name, namespace),
+      services: async (namespace) => (await this.client.list("v1", "Service", { namespace })).items,
       event: (pod, type, reason, message) => events.event(pod, type, reason, message),
       enqueue: (key) => controller.enqueue(key),
     };

@@ -49,6 +49,7 @@ export class ContainerStarter {
       hostname: podHostname(pod),
       node: this.deps.node,
       read: (k, n) => this.deps.read(k, n, pod.metadata.namespace),
+      services: () => this.deps.services(pod.metadata.namespace!),
     };
   }
 

@@ -39,6 +39,14 @@ function ctx(): EnvContext {
     node: { cpu: "4", memory: "8Gi" },
     imageEnv: { FROM_IMAGE: "1", LEVEL: "info" },
     read: async (kind, name) => objects[`${kind}/${name}`],
+    services: async () => [
+      {
+        apiVersion: "v1",
+        kind: "Service",
+        metadata: { name: "etcd-client", namespace: "db" },
+        spec: { clusterIP: "127.64.0.9", ports: [{ name: "client", port: 2379 }] },
+      },
+    ],
   };
 }
 
@@ -80,6 +88,24 @@ describe("containerEnv", () => {
     assert.equal(env.get("PW"), "s3cret");
     assert.equal(env.has("OPT"), false);
     assert.equal(env.get("MEM"), "1024");
+  });
+
+  it("adds the service links under envFrom and env, and drops them with enableServiceLinks: false", async () => {
+    const c = {
+      name: "c",
+      env: [
+        { name: "URL", value: "https://$(ETCD_CLIENT_SERVICE_HOST):2379" },
+        { name: "ETCD_CLIENT_SERVICE_PORT", value: "mine" },
+      ],
+    };
+    const env = await containerEnv(c, ctx());
+    assert.equal(env.get("ETCD_CLIENT_SERVICE_HOST"), "127.64.0.9");
+    assert.equal(env.get("URL"), "https://127.64.0.9:2379");
+    assert.equal(env.get("ETCD_CLIENT_SERVICE_PORT"), "mine", "explicit env wins");
+    const off = { ...ctx(), pod: { ...pod, spec: { ...pod.spec, enableServiceLinks: false } } };
+    const without = await containerEnv(c, off);
+    assert.equal(without.has("ETCD_CLIENT_SERVICE_HOST"), false);
+    assert.equal(without.get("URL"), "https://$(ETCD_CLIENT_SERVICE_HOST):2379");
   });
 
   it("fails with kube's wording on a missing Secret, ConfigMap or key", async () => {

@@ -1,6 +1,7 @@
 /**
  * A container's environment, in the kubelet's order: the agent's own
- * variables (PATH, HOME, HOSTNAME, POD_IP), the image's ENV, `envFrom`
+ * variables (PATH, HOME, HOSTNAME, POD_IP), the image's ENV, the service links
+ * (unless `enableServiceLinks: false`; see `service-env.ts`), `envFrom`
  * (ConfigMaps and Secrets, with prefix), then `env` (literal values with
  * `$(VAR)` expansion over what came before, or `valueFrom` a pod field, a
  * container resource, a ConfigMap key or a Secret key). A missing ConfigMap,
@@ -15,6 +16,7 @@ import {
   podFieldValue,
   resourceFieldValue,
 } from "./field-ref.js";
+import { serviceEnv } from "./service-env.js";
 
 const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
@@ -28,6 +30,8 @@ export interface EnvContext {
   imageEnv: Record<string, string>;
   /** Reads a ConfigMap or Secret of the pod's namespace; undefined when absent. */
   read(kind: "ConfigMap" | "Secret", name: string): Promise<KubeObject | undefined>;
+  /** The Services of the pod's namespace, as they are now. */
+  services(): Promise<KubeObject[]>;
 }
 
 /** The string values of a ConfigMap (data and binaryData) or a Secret (decoded). */
@@ -71,6 +75,8 @@ export async function containerEnv(c: Container, ctx: EnvContext): Promise<Map<s
     ["POD_IP", ctx.podIP],
   ]);
   for (const [k, v] of Object.entries(ctx.imageEnv)) env.set(k, v);
+  if (ctx.pod.spec.enableServiceLinks !== false)
+    for (const [k, v] of serviceEnv(await ctx.services())) env.set(k, v);
   for (const source of c.envFrom ?? []) {
     const kind = source.secretRef ? "Secret" : "ConfigMap";
     const ref = source.secretRef ?? source.configMapRef;

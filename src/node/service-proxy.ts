@@ -16,13 +16,13 @@ import { Controller, DONE, Informer, objectKey, type Reconciler } from "../runti
 
 const SERVICE_NAME_LABEL = "kubernetes.io/service-name";
 
-interface ServicePort {
+export interface ServicePort {
   name?: string;
   port: number;
   protocol?: string;
 }
 
-interface Service extends KubeObject {
+export interface Service extends KubeObject {
   spec?: { clusterIP?: string; ports?: ServicePort[] };
 }
 

@@ -23,6 +23,8 @@ export interface WorkerDeps {
     name: string,
     namespace: string | undefined,
   ): Promise<KubeObject | undefined>;
+  /** Lists the Services of a namespace (for the containers' service links). */
+  services(namespace: string): Promise<KubeObject[]>;
   event(pod: Pod, type: "Normal" | "Warning", reason: string, message: string): void;
   /** Asks for another sync of the pod with this key. */
   enqueue(key: string): void;

@@ -7,7 +7,9 @@
  *   characters; a Tenant lives in a tenant namespace;
  * - a module flag whose app has no backend in this version is refused;
  * - a Tenant's quota may not exceed what its parent tenant has left (the
- *   parent's `tenant-quota` minus what its other child tenants were given).
+ *   parent's `tenant-quota` minus what its other child tenants were given);
+ * - an Etcd app is named `etcd`, has odd replicas and a size above zero, and
+ *   keeps its storage class (`apps/etcd/admission.ts`).
  * Each refusal is a 422 naming the field and the rule; nothing is written.
  */
 import {
@@ -21,6 +23,7 @@ import { compareQuantities } from "../api/quantity.js";
 import { addLists, maskList, type ResourceList, subtractLists } from "../api/resource-list.js";
 import type { KubeObject } from "../api/types.js";
 import type { Reader } from "../client/index.js";
+import { etcdSpecErrors } from "./apps/etcd/index.js";
 import { TENANT_MODULES } from "./apps/tenant/index.js";
 import { isTenantNamespace, tenantNameProblem } from "./apps/tenant/naming.js";
 import { hardLimits, QUOTA_NAME } from "./apps/tenant/quota.js";
@@ -64,6 +67,7 @@ export class AppAdmission {
     const errors = this.keyErrors(req);
     if (req.kind === "Tenant" && errors.length === 0)
       errors.push(...(await this.tenantErrors(req)));
+    if (req.kind === "Etcd" && errors.length === 0) errors.push(...etcdSpecErrors(req));
     if (errors.length > 0)
       throw new InvalidError({ group: APPS_GROUP, kind: req.kind, name: req.name }, errors);
   }

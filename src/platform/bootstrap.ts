@@ -1,9 +1,10 @@
 /**
  * What the platform puts into a fresh API before the engine runs, all through
  * the client and all idempotent (server-side apply), so every start repeats it:
- * the ApplicationDefinition CRD, the checked-in definitions, the tenant
- * ClusterRoles, the deletion guardrails, and tenant-root (namespace and root
- * Tenant, both labelled no-delete).
+ * the ApplicationDefinition CRD, the DataStore CRD (which the Etcd app
+ * renders), the checked-in definitions, the tenant ClusterRoles, the deletion
+ * guardrails, and tenant-root (namespace and root Tenant, both labelled
+ * no-delete).
  */
 import { hasCode } from "../api/errors.js";
 import type { KubeObject } from "../api/types.js";
@@ -11,6 +12,7 @@ import type { Client } from "../client/index.js";
 import { delay } from "../runtime/index.js";
 import { LABEL_NO_DELETE, ROOT_NAMESPACE } from "./apps/tenant/naming.js";
 import { tenantClusterRoles } from "./apps/tenant/rbac.js";
+import { DATASTORE_API_VERSION, DATASTORE_CRD } from "./datastore/index.js";
 import {
   type ApplicationDefinition,
   isModule,
@@ -115,6 +117,8 @@ export async function bootstrapPlatform(
     client.apply(o, { fieldManager: BOOTSTRAP_MANAGER, force: true });
   await apply(DEFINITION_CRD);
   await waitServed(client, PLATFORM_API_VERSION, "ApplicationDefinition", signal);
+  await apply(DATASTORE_CRD);
+  await waitServed(client, DATASTORE_API_VERSION, "DataStore", signal);
   for (const def of definitions) await apply(def);
   const adminPlurals = definitions
     .filter((d) => !isModule(d) && d.spec.application.kind !== "Tenant")

@@ -5,13 +5,22 @@
  */
 import { join } from "node:path";
 import type { Client } from "../client/index.js";
+import { etcdModule } from "./apps/etcd/index.js";
 import { tenantModule } from "./apps/tenant/index.js";
 import { bootstrapPlatform, ensureRootTenant } from "./bootstrap.js";
 import type { ApplicationDefinition } from "./definitions.js";
 import { AppsEngine } from "./engine/engine.js";
 import type { AppModule } from "./engine/module.js";
+import { runEtcdOperator } from "./operators/etcd/index.js";
 
 export { AppAdmission, type AppAdmissionRequest } from "./admission.js";
+export {
+  compileDefragRule,
+  DEFAULT_DEFRAG_RULE,
+  defragment,
+  ETCD_DEFAULT_QUOTA_BYTES,
+  type EtcdTls,
+} from "./apps/etcd/index.js";
 export { ROOT_NAMESPACE } from "./apps/tenant/naming.js";
 export {
   type ApplicationDefinition,
@@ -29,7 +38,7 @@ export function definitionsDir(repoRoot: string): string {
 }
 
 /** Module apps (tenant modules) that have a backend in this version. */
-export const SERVED_MODULES: ReadonlySet<string> = new Set<string>();
+export const SERVED_MODULES: ReadonlySet<string> = new Set<string>(["Etcd"]);
 
 /** Every app module of this version, built on its checked-in definition. */
 export function appModules(definitions: Map<string, ApplicationDefinition>): AppModule[] {
@@ -38,7 +47,7 @@ export function appModules(definitions: Map<string, ApplicationDefinition>): App
     if (!def) throw new Error(`no checked-in ApplicationDefinition for ${kind}`);
     return def;
   };
-  return [tenantModule(need("Tenant"), SERVED_MODULES)];
+  return [tenantModule(need("Tenant"), SERVED_MODULES), etcdModule(need("Etcd"))];
 }
 
 export interface PlatformOptions {
@@ -67,7 +76,10 @@ export async function runPlatform(
     ...(opts.cluster ? { cluster: opts.cluster } : {}),
     ...(opts.log ? { log: opts.log } : {}),
   });
-  const running = engine.run(signal);
+  const running = Promise.all([
+    engine.run(signal),
+    runEtcdOperator(client, signal, opts.log ? { log: opts.log } : {}),
+  ]);
   await ensureRootTenant(client, signal);
   opts.onReady?.();
   await running;

@@ -18,5 +18,6 @@ export {
   KeyNotFoundError,
   RevisionMismatchError,
 } from "./errors.js";
+export { EtcdBackend, type EtcdBackendOptions, openEtcdBackend } from "./etcd/etcd-backend.js";
 export { MemoryBackend } from "./memory/memory-backend.js";
 export { openSqliteBackend, SqliteBackend } from "./sqlite/sqlite-backend.js";

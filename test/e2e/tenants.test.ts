@@ -231,8 +231,8 @@ describe("tenants under hearth up", () => {
       /would be 68 characters long, over the 63-character limit/,
     );
     await refused(
-      tenant("gamma", "tenant-alpha", { etcd: true }),
-      /spec\.etcd: Forbidden: the etcd module \(Etcd\) is not available in this version/,
+      tenant("gamma", "tenant-alpha", { monitoring: true }),
+      /spec\.monitoring: Forbidden: the monitoring module \(Monitoring\) is not available in this version/,
     );
     await refused(
       tenant("gamma", "tenant-alpha", { host: 5 }),

@@ -2,26 +2,28 @@
  * The ResourceQuota plugin's charge under concurrency, on a backend whose every
  * read and write yields first (as a networked store does): requests racing for
  * the last units of a quota cannot overshoot it, a quota another writer changed
- * meanwhile is re-read and re-checked, and a dry run charges nothing.
+ * meanwhile is re-read and re-checked, and a dry run charges nothing. Its quota
+ * cache: a namespace without quotas costs no storage read, its own charges are
+ * not read back, and two apiservers whose caches lag cannot both take the last unit.
  */
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { afterEach, describe, it } from "node:test";
 import { ForbiddenError } from "../../api/errors.js";
 import type { ResourceQuota } from "../../api/quota-usage.js";
 import type { KubeObject } from "../../api/types.js";
 import type { KeyValue, ListOptions, ListResult } from "../../storage/index.js";
-import { MemoryBackend } from "../../storage/index.js";
 import { builtinTypes } from "../resources/builtin.js";
 import { ResourceRegistry } from "../resources/registry.js";
 import type { ResourceType } from "../resources/resource-type.js";
+import { LaggingBackend } from "../store/fixtures.js";
 import { ObjectStore } from "../store/object-store.js";
 import { ResourceQuotaAdmission } from "./resource-quota.js";
 import type { AdmissionAttributes } from "./types.js";
 
 const tick = () => new Promise((r) => setImmediate(r));
 
-/** A memory backend that yields before each read and write, and can run a hook before an update. */
-class YieldingBackend extends MemoryBackend {
+/** A backend that yields before each read and write, and can run a hook before an update. */
+class YieldingBackend extends LaggingBackend {
   beforeUpdate?: (key: string) => Promise<void>;
 
   override async list(prefix: string, options?: ListOptions): Promise<ListResult> {
@@ -36,6 +38,20 @@ class YieldingBackend extends MemoryBackend {
     await hook?.(key);
     return super.update(key, value, expected);
   }
+}
+
+const stops: AbortController[] = [];
+afterEach(() => {
+  for (const s of stops.splice(0)) s.abort();
+});
+
+/** A started plugin (an apiserver's) on `backend`. */
+async function startPlugin(backend: LaggingBackend, registry: ResourceRegistry) {
+  const plugin = new ResourceQuotaAdmission(backend, registry);
+  const stop = new AbortController();
+  stops.push(stop);
+  await plugin.start(stop.signal);
+  return plugin;
 }
 
 async function setUp(hard: Record<string, string>, used: Record<string, string>) {
@@ -55,26 +71,32 @@ async function setUp(hard: Record<string, string>, used: Record<string, string>)
   const stored = async () => (await store.get(quotaType, "ns", "q")) as ResourceQuota;
   return {
     backend,
+    registry,
     store,
     quotaType,
     podType,
     stored,
-    plugin: new ResourceQuotaAdmission(backend, registry),
+    plugin: await startPlugin(backend, registry),
   };
 }
 
-function createPod(type: ResourceType, name: string, dryRun = false): AdmissionAttributes {
+function createPod(
+  type: ResourceType,
+  name: string,
+  dryRun = false,
+  namespace = "ns",
+): AdmissionAttributes {
   const object: KubeObject = {
     apiVersion: "v1",
     kind: "Pod",
-    metadata: { name, namespace: "ns" },
+    metadata: { name, namespace },
     spec: { containers: [{ name: "app", resources: { requests: { cpu: "100m" } } }] },
   };
   return {
     operation: "CREATE",
     type,
     subresource: "",
-    namespace: "ns",
+    namespace,
     name,
     object,
     oldObject: undefined,
@@ -155,5 +177,49 @@ describe("ResourceQuota admission", () => {
     const { plugin, podType, stored } = await setUp({ pods: "1" }, { pods: "0" });
     await plugin.validate(createPod(podType, "p1", true));
     assert.deepEqual((await stored()).status?.used, { pods: "0" });
+  });
+
+  it("reads no storage for a namespace without quotas", async () => {
+    const { backend, plugin, podType } = await setUp({ pods: "1" }, { pods: "0" });
+    backend.reads = 0;
+    await plugin.validate(createPod(podType, "p1", false, "free"));
+    await plugin.validate(createPod(podType, "p2", false, "free"));
+    assert.equal(backend.reads, 0);
+  });
+
+  it("charges back-to-back from its own writes, without waiting for or re-reading them", async () => {
+    const { backend, plugin, podType, stored } = await setUp({ pods: "2" }, { pods: "0" });
+    backend.hold();
+    backend.reads = 0;
+    await plugin.validate(createPod(podType, "p1"));
+    await plugin.validate(createPod(podType, "p2"));
+    await assert.rejects(plugin.validate(createPod(podType, "p3")), /exceeded quota: q/);
+    assert.equal(backend.reads, 0);
+    assert.deepEqual((await stored()).status?.used, { pods: "2" });
+  });
+
+  it("lets two apiservers whose caches lag take the last unit only once", async () => {
+    const { backend, registry, plugin, podType, stored } = await setUp(
+      { pods: "2" },
+      { pods: "1" },
+    );
+    const other = await startPlugin(backend, registry);
+    backend.hold();
+    await plugin.validate(createPod(podType, "p1"));
+    // The other apiserver's cache still says pods=1: its charge conflicts, it re-reads, refuses.
+    await assert.rejects(
+      other.validate(createPod(podType, "p2")),
+      (e) => e instanceof ForbiddenError && /exceeded quota: q/.test(e.message),
+    );
+    assert.deepEqual((await stored()).status?.used, { pods: "2" });
+  });
+
+  it("ignores a quota deleted through another apiserver that its cache still has", async () => {
+    const { backend, store, quotaType, plugin, podType } = await setUp({ pods: "2" }, { pods: "1" });
+    backend.hold();
+    const q = await store.get(quotaType, "ns", "q");
+    await store.remove(quotaType, q, Number(q.metadata.resourceVersion));
+    // Its charge finds the quota gone (404), which does not refuse the pod.
+    await plugin.validate(createPod(podType, "p1"));
   });
 });

@@ -3,36 +3,57 @@
  * other check). For a create — or an update that can change usage, such as a
  * claim's storage growing — in a namespace with quotas, it checks the object's
  * usage against each matching quota (`quota-check.ts`) and, unless dry run,
- * charges it into the quota's `status.used` before the object is written. The
- * charge is an optimistic-concurrency write of the stored quota, and this
- * server's checks run one at a time: two requests racing for the last unit
- * cannot both win. A quota whose write conflicted (with the controller) is
- * re-read and checked again, a few times; the quota controller later measures
- * the namespace and releases what deletions (or refused writes) left over.
+ * charges it into the quota's `status.used` before the object is written.
+ *
+ * The namespace's quotas come from a watch-fed cache (store/object-cache.ts),
+ * as kube's evaluator reads a quota lister: a namespace without quotas costs no
+ * storage read. The charge is an optimistic-concurrency write at the cached
+ * quota's resourceVersion, and this server's checks run one at a time: two
+ * requests racing for the last unit cannot both win, through one apiserver or
+ * several. A quota whose write conflicted (the cache lagged another writer) is
+ * read from storage and checked again, a few times; the stored result of a
+ * charge goes into the cache at once, so back-to-back creates do not wait for
+ * the watch. The quota controller later measures the namespace and releases
+ * what deletions (or refused writes) left over.
  */
-import { ConflictError, ForbiddenError } from "../../api/errors.js";
+import { ConflictError, ForbiddenError, NotFoundError } from "../../api/errors.js";
 import { evaluatorFor, quotaIgnores, type ResourceQuota } from "../../api/quota-usage.js";
 import { listsEqual } from "../../api/resource-list.js";
 import type { Backend } from "../../storage/backend.js";
 import { serialized } from "../resources/cluster-ip.js";
 import type { ResourceRegistry } from "../resources/registry.js";
 import type { ResourceType } from "../resources/resource-type.js";
+import type { FollowedPrefix } from "../store/cache-sync.js";
+import { ObjectCache } from "../store/object-cache.js";
 import { ObjectStore } from "../store/object-store.js";
 import { chargeQuotas, QuotaRefusal, type QuotaRequest } from "./quota-check.js";
 import type { AdmissionAttributes, AdmissionPlugin } from "./types.js";
 
 /** Re-checks after a conflicting quota write, as kube's evaluator retries. */
 const RETRIES = 3;
+const QUOTAS = { group: "", plural: "resourcequotas", namespaced: true };
 
 export class ResourceQuotaAdmission implements AdmissionPlugin {
   readonly name = "ResourceQuota";
   private readonly store: ObjectStore;
+  private readonly cache: ObjectCache;
 
   constructor(
     backend: Backend,
     private readonly registry: ResourceRegistry,
+    log?: (msg: string, err?: unknown) => void,
   ) {
     this.store = new ObjectStore(backend);
+    this.cache = new ObjectCache(backend, QUOTAS, log);
+  }
+
+  /** Loads the quotas, then follows them until `signal` aborts. */
+  start(signal: AbortSignal): Promise<void> {
+    return this.cache.start(signal);
+  }
+
+  followed(): FollowedPrefix {
+    return this.cache.followed();
   }
 
   async validate(attrs: AdmissionAttributes): Promise<string[]> {
@@ -52,7 +73,7 @@ export class ResourceQuotaAdmission implements AdmissionPlugin {
       ...(attrs.oldObject ? { oldObject: attrs.oldObject } : {}),
       now: Date.now(),
     };
-    if ((await this.quotas(quotaType, attrs.namespace)).length === 0) return [];
+    if (this.cached(attrs.namespace).length === 0) return [];
     // One check-and-charge at a time in this server, as kube's evaluator works a namespace's
     // requests in one worker; the revision check still guards against other writers.
     await serialized(this, () => this.charge(attrs, quotaType, req));
@@ -64,7 +85,7 @@ export class ResourceQuotaAdmission implements AdmissionPlugin {
     quotaType: ResourceType,
     req: QuotaRequest,
   ): Promise<void> {
-    let quotas = await this.quotas(quotaType, attrs.namespace);
+    let quotas = this.cached(attrs.namespace);
     for (let attempt = 0; quotas.length > 0; attempt++) {
       const charges = this.check(attrs, quotas, req);
       if (attrs.dryRun) return;
@@ -74,8 +95,11 @@ export class ResourceQuotaAdmission implements AdmissionPlugin {
         if (listsEqual(quota.status?.used ?? {}, used)) continue;
         try {
           const next = { ...quota, status: { ...quota.status, used } };
-          await this.store.update(quotaType, next, Number(quota.metadata.resourceVersion));
+          const rv = Number(quota.metadata.resourceVersion);
+          this.cache.remember(await this.store.update(quotaType, next, rv));
         } catch (e) {
+          // A quota deleted meanwhile (the cache had not seen it yet) limits nothing.
+          if (e instanceof NotFoundError) continue;
           if (!(e instanceof ConflictError)) throw e;
           conflicted.add(quota.metadata.name ?? "");
           lastConflict = e;
@@ -83,9 +107,7 @@ export class ResourceQuotaAdmission implements AdmissionPlugin {
       }
       if (!lastConflict) return;
       if (attempt === RETRIES) throw lastConflict;
-      quotas = (await this.quotas(quotaType, attrs.namespace)).filter((q) =>
-        conflicted.has(q.metadata.name ?? ""),
-      );
+      quotas = await this.stored(quotaType, attrs.namespace, conflicted);
     }
   }
 
@@ -101,7 +123,19 @@ export class ResourceQuotaAdmission implements AdmissionPlugin {
     }
   }
 
-  private async quotas(t: ResourceType, namespace: string): Promise<ResourceQuota[]> {
-    return (await this.store.list(t, { namespace })).items as ResourceQuota[];
+  private cached(namespace: string): ResourceQuota[] {
+    return this.cache.list(namespace) as ResourceQuota[];
+  }
+
+  /** The namespace's quotas named in `names`, read from storage (and remembered). */
+  private async stored(
+    t: ResourceType,
+    namespace: string,
+    names: Set<string>,
+  ): Promise<ResourceQuota[]> {
+    const { items } = await this.store.list(t, { namespace });
+    const quotas = items.filter((q) => names.has(q.metadata.name ?? "")) as ResourceQuota[];
+    for (const q of quotas) this.cache.remember(q);
+    return quotas;
   }
 }

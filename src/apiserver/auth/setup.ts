@@ -60,6 +60,8 @@ export interface Access {
   /** Admission plugins access control adds: RBAC's escalation check when RBAC is on. */
   admission: AdmissionPlugin[];
   serviceAccountTokens?: ServiceAccountTokens;
+  /** The RBAC policy cache (writes under its prefix wait for its progress). */
+  policy: PolicyCache;
   /** Loads policy, writes the bootstrap policy, starts aggregation; all stop with `signal`. */
   start(signal: AbortSignal, store: ObjectStore, registry: ResourceRegistry): Promise<void>;
 }
@@ -106,6 +108,7 @@ export function setUpAccess(
       (authenticators.length > 0 ? unionAuthenticator(authenticators, log) : ANONYMOUS_ADMIN),
     authorizer,
     admission: opts.rbac ? [new EscalationCheck(policy, authorizer)] : [],
+    policy,
     ...(saTokens ? { serviceAccountTokens: saTokens } : {}),
     async start(signal, objectStore, objectRegistry) {
       store = objectStore;

@@ -1,13 +1,16 @@
 /**
- * Keeps the registry in step with stored CustomResourceDefinitions: every CRD is
- * served as soon as it is written (the storage watch fires before the write
- * returns), and a CRD being deleted stops being served, has all its objects
- * removed, then loses its cleanup finalizer — after a crash, on the next start.
+ * Keeps the registry in step with stored CustomResourceDefinitions, written
+ * through this apiserver or another on the same store: a list plus a watch
+ * (relisted if the watch breaks). Writes through this apiserver wait for
+ * `progress` (store/cache-sync.ts), so a CRD is served once its create returns.
+ * A CRD being deleted stops being served, has all its objects removed, then
+ * loses its cleanup finalizer — after a crash, on the next start.
  */
 import { rfc3339 } from "../../api/time.js";
 import type { KubeObject } from "../../api/types.js";
 import type { Backend, KeyValue, StorageEvent } from "../../storage/backend.js";
 import type { ResourceRegistry } from "../resources/registry.js";
+import { relistUntilDone, WatchProgress } from "../store/cache-sync.js";
 import { collectionPrefix } from "../store/keys.js";
 import { decodeObject, encodeObject } from "../store/object-store.js";
 import { CRD_CLEANUP_FINALIZER, crdResourceType } from "./crd-kind.js";
@@ -34,6 +37,10 @@ export class CrdRegistrar {
   private signal?: AbortSignal;
   private readonly cleaning = new Set<string>();
   private readonly pending = new Set<Promise<void>>();
+  /** Names of the CRDs served, to drop those gone when a relist replaces the watch. */
+  private readonly served = new Set<string>();
+  /** How far the watch has delivered (writers wait on it: read-your-writes). */
+  readonly progress = new WatchProgress();
 
   constructor(
     private readonly backend: Backend,
@@ -46,10 +53,22 @@ export class CrdRegistrar {
     this.signal = signal;
     const prefix = collectionPrefix(crdResourceType);
     const page = await this.backend.list(prefix);
-    for (const kv of page.items) this.observe(decodeObject(kv));
+    const listed = page.items.map((kv) => decodeObject(kv));
+    const names = new Set(listed.map((crd) => crd.metadata.name!));
+    for (const name of this.served) if (!names.has(name)) this.forget(name);
+    for (const crd of listed) this.observe(crd);
+    this.progress.observe(page.revision);
     await this.backend.watch(
       prefix,
-      { after: page.revision, onEvent: (ev) => this.onEvent(ev) },
+      {
+        after: page.revision,
+        onEvent: (ev) => this.onEvent(ev),
+        onError: (err) => {
+          if (signal.aborted) return;
+          this.log("CRD watch ended; relisting", err);
+          relistUntilDone("CRD", () => this.start(signal), signal, this.log);
+        },
+      },
       signal,
     );
   }
@@ -61,12 +80,19 @@ export class CrdRegistrar {
 
   private onEvent(ev: StorageEvent): void {
     const crd = decodeObject(ev.kv);
-    if (ev.type === "delete") this.registry.removeCustom(crd.metadata.name!);
+    if (ev.type === "delete") this.forget(crd.metadata.name!);
     else this.observe(crd);
+    this.progress.observe(ev.kv.modRevision);
+  }
+
+  private forget(name: string): void {
+    this.served.delete(name);
+    this.registry.removeCustom(name);
   }
 
   private observe(crd: KubeObject): void {
     const name = crd.metadata.name!;
+    this.served.add(name);
     if (!crd.metadata.deletionTimestamp) {
       this.registry.setCustom(name, customResourceTypes(crd));
       return;

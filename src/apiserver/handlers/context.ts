@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { KubeObject } from "../../api/types.js";
 import type { Backend } from "../../storage/backend.js";
+import type { NamespaceLifecycle } from "../admission/namespace-lifecycle.js";
 import type { AdmissionChain, AdmissionOperation } from "../admission/types.js";
 import type { ServiceAccountTokens } from "../auth/service-account-tokens.js";
 import type { Authorizer, UserInfo } from "../auth/types.js";
@@ -23,6 +24,8 @@ export interface ServerContext {
   /** Ends long-running requests (watches) when the server stops. */
   signal: AbortSignal;
   admission: AdmissionChain;
+  /** Whether a namespace exists and takes new content (from a watch-fed cache). */
+  namespaces: NamespaceLifecycle;
   authorizer: Authorizer;
   /** Issues ServiceAccount tokens (the `token` subresource); absent when no signing key is set. */
   serviceAccountTokens?: ServiceAccountTokens;

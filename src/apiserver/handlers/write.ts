@@ -5,10 +5,8 @@
  */
 import {
   ConflictError,
-  ForbiddenError,
   InvalidError,
   MethodNotAllowedError,
-  NotFoundError,
   STALE_OBJECT_MESSAGE,
 } from "../../api/errors.js";
 import type { KubeObject } from "../../api/types.js";
@@ -32,15 +30,7 @@ export async function checkNamespaceAcceptsContent(
 ): Promise<void> {
   checkKindAcceptsContent(ctx);
   if (!ctx.type.namespaced || namespace === undefined) return;
-  const nsType = ctx.server.registry.lookup("", "v1", "namespaces")!;
-  const ns = await ctx.server.store.tryGet(nsType, undefined, namespace);
-  if (!ns) throw new NotFoundError({ group: "", resource: "namespaces", name: namespace });
-  if (ns.metadata.deletionTimestamp) {
-    throw new ForbiddenError(
-      { group: ctx.type.group, resource: ctx.type.plural, name: "" },
-      `unable to create new content in namespace ${namespace} because it is being terminated`,
-    );
-  }
+  await ctx.server.namespaces.checkAcceptsContent(ctx.type, namespace);
 }
 
 export async function handleCreate(ctx: RequestContext): Promise<void> {

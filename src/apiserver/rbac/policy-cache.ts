@@ -1,11 +1,13 @@
 /**
  * An in-memory copy of every Role, ClusterRole, RoleBinding and
  * ClusterRoleBinding, kept by one list and one watch of the RBAC storage prefix
- * (the informer of kube's RBAC authorizer). The storage watch delivers a write
- * before the write returns, so a binding is in effect once its create succeeds.
- * A broken watch (backend closed, watcher too slow) is replaced by a relist.
+ * (the informer of kube's RBAC authorizer). Writes through this apiserver wait
+ * for `progress` (store/cache-sync.ts), so a binding is in effect once its
+ * create succeeds; writes through another apiserver on the same etcd arrive by
+ * the watch. A broken watch (backend closed, watcher too slow) is replaced by a relist.
  */
 import type { Backend, KeyValue, StorageEvent } from "../../storage/backend.js";
+import { relistUntilDone, WatchProgress } from "../store/cache-sync.js";
 import { collectionPrefix } from "../store/keys.js";
 import { decodeObject } from "../store/object-store.js";
 import { type ClusterRole, RBAC_GROUP, type Role, type RoleBinding } from "./types.js";
@@ -28,12 +30,15 @@ export interface PolicyChange {
 }
 
 /** `/registry/rbac.authorization.k8s.io/`: the four kinds' collections share it. */
-const PREFIX = collectionPrefix({ group: RBAC_GROUP, plural: "roles" }).replace(/roles\/$/, "");
+export const RBAC_PREFIX = collectionPrefix({ group: RBAC_GROUP, plural: "roles" }).replace(
+  /roles\/$/,
+  "",
+);
 const PLURALS = new Set<string>(["roles", "clusterroles", "rolebindings", "clusterrolebindings"]);
 
 /** `(plural, namespace/name or name)` of a storage key under the RBAC prefix. */
 function parseKey(key: string): { plural: PolicyPlural; id: string } | undefined {
-  const rest = key.slice(PREFIX.length);
+  const rest = key.slice(RBAC_PREFIX.length);
   const slash = rest.indexOf("/");
   const plural = rest.slice(0, slash);
   if (slash < 0 || !PLURALS.has(plural)) return undefined;
@@ -55,6 +60,8 @@ export class PolicyCache implements PolicyReader {
   /** RoleBindings by namespace, then name: every authorization reads one namespace's. */
   private readonly bindingsByNamespace = new Map<string, Map<string, RoleBinding>>();
   private readonly listeners: ((change: PolicyChange) => void)[] = [];
+  /** How far the watch has delivered (writers wait on it: read-your-writes). */
+  readonly progress = new WatchProgress();
 
   constructor(
     private readonly backend: Backend,
@@ -63,21 +70,24 @@ export class PolicyCache implements PolicyReader {
 
   /** Loads everything, then follows changes until `signal` aborts. */
   async start(signal: AbortSignal): Promise<void> {
-    const page = await this.backend.list(PREFIX);
+    const page = await this.backend.list(RBAC_PREFIX);
     for (const plural of PLURALS) this.objects[plural as PolicyPlural].clear();
     this.bindingsByNamespace.clear();
     for (const kv of page.items) this.put(kv);
+    this.progress.observe(page.revision);
     await this.backend.watch(
-      PREFIX,
+      RBAC_PREFIX,
       {
         after: page.revision,
         onEvent: (ev) => this.onEvent(ev),
         onError: (err) => {
           if (signal.aborted) return;
           this.log("RBAC policy watch ended; relisting", err);
-          this.start(signal).then(
-            () => this.notify({ plural: "clusterroles" }),
-            (e) => this.log("RBAC policy relist failed", e),
+          relistUntilDone(
+            "RBAC policy",
+            () => this.start(signal).then(() => this.notify({ plural: "clusterroles" })),
+            signal,
+            this.log,
           );
         },
       },
@@ -116,6 +126,7 @@ export class PolicyCache implements PolicyReader {
     if (ev.type === "delete") this.remove(parsed.plural, parsed.id);
     else this.put(ev.kv);
     this.notify({ plural: parsed.plural, name: parsed.id });
+    this.progress.observe(ev.kv.modRevision);
   }
 
   private put(kv: KeyValue): void {

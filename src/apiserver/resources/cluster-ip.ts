@@ -2,18 +2,19 @@
  * ClusterIP allocation for Services from the service CIDR (default
  * `127.2.0.0/16`: loopback, so a proxy can listen on every address without
  * setup). The allocation map is not stored on its own: it is the set of
- * clusterIPs of the Services that exist, read at each create. What makes it
- * unique is that reading that set and storing the new Service happen under one
- * lock per storage backend, so two concurrent creates never get the same
- * address. A requested `clusterIP` must be in range and free (422 with
- * kube's wording); otherwise the lowest free address is taken.
- *
- * The lock is in this process: apiservers sharing one etcd would need the
- * allocation in storage (kube's IPAddress objects) — not needed while one
- * apiserver serves a cluster.
+ * clusterIPs of the Services that exist, read at each create, plus the
+ * addresses claimed for Services being created right now (whose Services are
+ * not stored yet). A claim is a guarded update of one storage key, so apiservers sharing one etcd
+ * never hand out the same address: of two racing claims one fails its
+ * revision check and reads again. Within a process the claims also run under
+ * one lock per backend, so they do not contend with each other. A requested
+ * `clusterIP` must be in range and free (422 with kube's wording); otherwise
+ * the lowest free address is taken.
  */
 import { InternalError, InvalidError, invalidValue } from "../../api/errors.js";
 import type { KubeObject } from "../../api/types.js";
+import type { Backend, KeyValue } from "../../storage/backend.js";
+import { KeyExistsError, KeyNotFoundError, RevisionMismatchError } from "../../storage/errors.js";
 import type { RequestContext } from "../handlers/context.js";
 import type { ResourceType } from "./resource-type.js";
 
@@ -88,30 +89,115 @@ function invalid(obj: KubeObject, ip: string, why: string): InvalidError {
   ]);
 }
 
+/** Outside every resource's collection: the addresses claimed last, newest last. */
+export const CLAIMS_KEY = "/registry/ranges/serviceips";
+/** Claims remembered: far more than creates in flight at once across apiservers. */
+const RECENT_CLAIMS = 256;
+/** A claim is released once its Service is stored (or refused); one left by a crash expires. */
+const CLAIM_PENDING_MS = 10_000;
+const CLAIM_ATTEMPTS = 20;
+
+interface Claim {
+  ip: string;
+  /** `namespace/name` of the Service it is for: re-creating that Service may reuse it. */
+  service: string;
+  at: number;
+}
+
+/**
+ * Claims the address `choose` picks from those not in use, against every apiserver on
+ * `backend`: in use are the Services' addresses and the claims still pending for others.
+ */
+async function claim(
+  backend: Backend,
+  service: string,
+  inUse: () => Promise<Set<string>>,
+  choose: (used: Set<string>) => string,
+): Promise<Claim> {
+  for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
+    const stored = await backend.get(CLAIMS_KEY);
+    const claims: Claim[] = stored ? (JSON.parse(stored.value) as { recent: Claim[] }).recent : [];
+    const used = await inUse();
+    const now = Date.now();
+    for (const c of claims)
+      if (c.service !== service && now - c.at < CLAIM_PENDING_MS) used.add(c.ip);
+    const mine = { ip: choose(used), service, at: now };
+    const live = claims.filter((c) => now - c.at < CLAIM_PENDING_MS);
+    if (await writeClaims(backend, stored, [...live, mine].slice(-RECENT_CLAIMS))) return mine;
+  }
+  throw new InternalError("failed to allocate a serviceIP: too many concurrent allocations");
+}
+
+/** Drops `mine` from the claims once its Service is stored or refused; best effort. */
+async function release(backend: Backend, mine: Claim): Promise<void> {
+  for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
+    const stored = await backend.get(CLAIMS_KEY);
+    if (!stored) return;
+    const claims = (JSON.parse(stored.value) as { recent: Claim[] }).recent;
+    const rest = claims.filter(
+      (c) => !(c.ip === mine.ip && c.at === mine.at && c.service === mine.service),
+    );
+    if (rest.length === claims.length || (await writeClaims(backend, stored, rest))) return;
+  }
+}
+
+/** Replaces the claims if they are still at `stored`'s revision; false when another apiserver wrote first. */
+async function writeClaims(
+  backend: Backend,
+  stored: KeyValue | undefined,
+  recent: Claim[],
+): Promise<boolean> {
+  const value = JSON.stringify({ recent });
+  try {
+    if (stored) await backend.update(CLAIMS_KEY, value, stored.modRevision);
+    else await backend.create(CLAIMS_KEY, value);
+    return true;
+  } catch (e) {
+    if (
+      e instanceof RevisionMismatchError ||
+      e instanceof KeyExistsError ||
+      e instanceof KeyNotFoundError
+    )
+      return false;
+    throw e;
+  }
+}
+
 /** The `storeCreate` hook of Services: allocates (or checks) the ClusterIP, then stores. */
 export function clusterIpAllocator(range: Ipv4Range): NonNullable<ResourceType["storeCreate"]> {
   return (ctx: RequestContext, obj: KubeObject, store) =>
     serialized(ctx.server.backend, async () => {
       const spec = (obj.spec ?? {}) as ServiceSpecIps;
       if (spec.clusterIP === "None") return store(obj);
-      const existing = await ctx.server.store.list(ctx.type, {});
-      const used = new Set(
-        existing.items.map((s) => ((s.spec ?? {}) as ServiceSpecIps).clusterIP ?? ""),
-      );
-      let ip = spec.clusterIP;
-      if (ip) {
-        if (!inRange(range, ip))
-          throw invalid(
-            obj,
-            ip,
-            `provided IP is not in the valid range. The range of valid IPs is ${range.cidr}`,
-          );
-        if (used.has(ip)) throw invalid(obj, ip, "provided IP is already allocated");
-      } else {
-        ip = lowestFree(range, used);
-        if (!ip) throw new InternalError("failed to allocate a serviceIP: range is full");
+      const inUse = async () => {
+        const existing = await ctx.server.store.list(ctx.type, {});
+        return new Set(
+          existing.items.map((s) => ((s.spec ?? {}) as ServiceSpecIps).clusterIP ?? ""),
+        );
+      };
+      const service = `${obj.metadata.namespace ?? ""}/${obj.metadata.name ?? ""}`;
+      const mine = await claim(ctx.server.backend, service, inUse, (used) => {
+        const requested = spec.clusterIP;
+        if (requested) {
+          if (!inRange(range, requested))
+            throw invalid(
+              obj,
+              requested,
+              `provided IP is not in the valid range. The range of valid IPs is ${range.cidr}`,
+            );
+          if (used.has(requested))
+            throw invalid(obj, requested, "provided IP is already allocated");
+          return requested;
+        }
+        const free = lowestFree(range, used);
+        if (!free) throw new InternalError("failed to allocate a serviceIP: range is full");
+        return free;
+      });
+      obj.spec = { ...spec, clusterIP: mine.ip, clusterIPs: [mine.ip] };
+      try {
+        return await store(obj);
+      } finally {
+        await release(ctx.server.backend, mine).catch(() => undefined);
       }
-      obj.spec = { ...spec, clusterIP: ip, clusterIPs: [ip] };
-      return store(obj);
     });
 }

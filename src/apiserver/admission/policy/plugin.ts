@@ -47,8 +47,9 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
   constructor(
     private readonly backend: Backend,
     registry: ResourceRegistry,
+    log?: (msg: string, err?: unknown) => void,
   ) {
-    this.cache = new PolicyCache(backend);
+    this.cache = new PolicyCache(backend, log);
     this.params = new ParamSource(backend, registry);
   }
 

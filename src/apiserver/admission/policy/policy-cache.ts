@@ -1,10 +1,12 @@
 /**
  * The in-memory view of stored ValidatingAdmissionPolicies and their bindings,
- * kept in step by a list plus a storage watch (the watch fires before a write
- * returns, so a policy applies to the very next request). Each policy's CEL is
+ * kept in step by a list plus a storage watch per kind, relisted if the watch
+ * breaks. Writes through this apiserver wait for `followed()` progress
+ * (store/cache-sync.ts), so a policy applies to the very next request. Each policy's CEL is
  * compiled on first use and kept until its generation changes.
  */
 import type { Backend, StorageEvent } from "../../../storage/backend.js";
+import { type FollowedPrefix, relistUntilDone, WatchProgress } from "../../store/cache-sync.js";
 import { collectionPrefix } from "../../store/keys.js";
 import { decodeObject } from "../../store/object-store.js";
 import type { Binding, Policy } from "./api-types.js";
@@ -31,14 +33,40 @@ export class PolicyCache {
   /** How many times a policy was compiled (tests check the per-generation cache). */
   compilations = 0;
 
-  constructor(private readonly backend: Backend) {}
+  private readonly policyProgress = new WatchProgress();
+  private readonly bindingProgress = new WatchProgress();
+
+  constructor(
+    private readonly backend: Backend,
+    private readonly log: (msg: string, err?: unknown) => void = () => {},
+  ) {}
 
   /** Loads every policy and binding, then follows changes until `signal` aborts. */
   async start(signal: AbortSignal): Promise<void> {
     await Promise.all([
-      this.follow(collectionPrefix(policyResourceType), (ev) => this.onPolicy(ev), signal),
-      this.follow(collectionPrefix(bindingResourceType), (ev) => this.onBinding(ev), signal),
+      this.follow(
+        collectionPrefix(policyResourceType),
+        (ev) => this.onPolicy(ev),
+        () => this.policies.clear(),
+        this.policyProgress,
+        signal,
+      ),
+      this.follow(
+        collectionPrefix(bindingResourceType),
+        (ev) => this.onBinding(ev),
+        () => this.bindings.clear(),
+        this.bindingProgress,
+        signal,
+      ),
     ]);
+  }
+
+  /** The prefixes this cache follows, with how far each has been delivered. */
+  followed(): FollowedPrefix[] {
+    return [
+      { prefix: collectionPrefix(policyResourceType), progress: this.policyProgress },
+      { prefix: collectionPrefix(bindingResourceType), progress: this.bindingProgress },
+    ];
   }
 
   /** Policies that have at least one binding, with their bindings. */
@@ -51,14 +79,40 @@ export class PolicyCache {
     }));
   }
 
+  /** Lists `prefix` (after `reset`), then watches it; a broken watch (etcd restarted) relists. */
   private async follow(
     prefix: string,
     onEvent: (ev: StorageEvent) => void,
+    reset: () => void,
+    progress: WatchProgress,
     signal: AbortSignal,
   ): Promise<void> {
     const page = await this.backend.list(prefix);
+    reset();
     for (const kv of page.items) onEvent({ type: "put", kv });
-    await this.backend.watch(prefix, { after: page.revision, onEvent }, signal);
+    this.snapshot = undefined;
+    progress.observe(page.revision);
+    await this.backend.watch(
+      prefix,
+      {
+        after: page.revision,
+        onEvent: (ev) => {
+          onEvent(ev);
+          progress.observe(ev.kv.modRevision);
+        },
+        onError: (err) => {
+          if (signal.aborted) return;
+          this.log(`admission policy watch on ${prefix} ended; relisting`, err);
+          relistUntilDone(
+            `admission policy ${prefix}`,
+            () => this.follow(prefix, onEvent, reset, progress, signal),
+            signal,
+            this.log,
+          );
+        },
+      },
+      signal,
+    );
   }
 
   private onPolicy(ev: StorageEvent): void {

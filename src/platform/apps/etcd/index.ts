@@ -1,0 +1,28 @@
+/**
+ * The Etcd app (Cozystack packages/extra/etcd), a tenant module: a Tenant with
+ * `etcd: true` installs it as `etcd` in its namespace, and every Kubernetes
+ * app of the tenant's subtree finds it through `_namespace.etcd`. It renders
+ * the EtcdCluster, the DataStore and the defrag CronJob (`render.ts`), reports
+ * the EtcdCluster's readiness (`status.ts`), and after an uninstall removes
+ * the data claims and TLS Secrets and waits for the volumes (`cleanup.ts`).
+ * `defrag.ts` is the work of `hearth etcd-defrag`, which its CronJob runs.
+ */
+import type { ApplicationDefinition } from "../../definitions.js";
+import type { AppModule } from "../../engine/module.js";
+import { CLEANUP_PERMISSIONS, postDelete } from "./cleanup.js";
+import { renderEtcd } from "./render.js";
+import { etcdStatus } from "./status.js";
+
+export { etcdSpecErrors } from "./admission.js";
+export { defragment, type EtcdTls } from "./defrag.js";
+export { compileDefragRule, DEFAULT_DEFRAG_RULE, ETCD_DEFAULT_QUOTA_BYTES } from "./defrag-rule.js";
+
+export function etcdModule(definition: ApplicationDefinition): AppModule {
+  return {
+    definition,
+    version: "0.1.0",
+    render: (app) => renderEtcd(app),
+    status: etcdStatus,
+    hooks: { permissions: CLEANUP_PERMISSIONS, postDelete },
+  };
+}

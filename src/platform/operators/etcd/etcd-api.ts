@@ -1,0 +1,110 @@
+/**
+ * The operator's calls to etcd itself (gRPC through the members' Service
+ * ClusterIPs, TLS with the cluster's client certificate, CN root): membership
+ * (list, add a learner, promote, remove), each member's status, and turning
+ * auth on. One EtcdApi lives for one reconcile and is closed after it.
+ */
+import { Etcd3, type IMember, type IStatusResponse } from "etcd3";
+
+export interface EtcdCredentials {
+  caPem: string;
+  certPem: string;
+  keyPem: string;
+}
+
+/** A call's deadline: a dead member must not hold a reconcile for long. */
+const CALL_MS = 5_000;
+
+export interface Membership {
+  clusterId: string;
+  members: IMember[];
+}
+
+/** etcd's uint64 member and cluster IDs as etcdctl prints them (hex). */
+export const hexId = (id: string) => BigInt(id).toString(16);
+
+function dial(endpoints: string[], creds: EtcdCredentials): Etcd3 {
+  return new Etcd3({
+    hosts: endpoints,
+    credentials: {
+      rootCertificate: Buffer.from(creds.caPem),
+      certChain: Buffer.from(creds.certPem),
+      privateKey: Buffer.from(creds.keyPem),
+    },
+    dialTimeout: 3_000,
+    defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + CALL_MS }),
+  });
+}
+
+export class EtcdApi {
+  private readonly clients = new Map<string, Etcd3>();
+
+  constructor(
+    /** `https://<member ClusterIP>:2379` of each member that may answer. */
+    private readonly endpoints: string[],
+    private readonly creds: EtcdCredentials,
+  ) {}
+
+  private any(): Etcd3 {
+    return this.client(this.endpoints.join(","));
+  }
+
+  private client(key: string): Etcd3 {
+    let c = this.clients.get(key);
+    if (!c) {
+      c = dial(key.split(","), this.creds);
+      this.clients.set(key, c);
+    }
+    return c;
+  }
+
+  async membership(): Promise<Membership> {
+    const res = await this.any().cluster.memberList({ linearizable: true });
+    return { clusterId: res.header.cluster_id, members: res.members ?? [] };
+  }
+
+  /** The member's own status, or undefined when it does not answer in time. */
+  async status(endpoint: string): Promise<IStatusResponse | undefined> {
+    try {
+      return await this.client(endpoint).maintenance.status();
+    } catch {
+      return undefined;
+    }
+  }
+
+  async addLearner(peerUrl: string): Promise<IMember> {
+    return (await this.any().cluster.memberAdd({ peerURLs: [peerUrl], isLearner: true })).member;
+  }
+
+  /** Fails (and is retried by the caller's requeue) until the learner has caught up. */
+  async promote(id: string): Promise<void> {
+    await this.any().cluster.memberPromote({ ID: id });
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.any().cluster.memberRemove({ ID: id });
+  }
+
+  /**
+   * Role and user `root` (no password: the client certificate's CN
+   * authenticates), root granted the role, auth on. Each step tolerates
+   * having been done before.
+   */
+  async enableRootAuth(): Promise<void> {
+    const auth = this.any().auth;
+    const exists = (e: unknown) => /already exists/.test(String((e as Error).message));
+    await auth.roleAdd({ name: "root" }).catch((e) => {
+      if (!exists(e)) throw e;
+    });
+    await auth.userAdd({ name: "root", options: { no_password: true } }).catch((e) => {
+      if (!exists(e)) throw e;
+    });
+    await auth.userGrantRole({ user: "root", role: "root" });
+    await auth.authEnable();
+  }
+
+  close(): void {
+    for (const c of this.clients.values()) c.close();
+    this.clients.clear();
+  }
+}

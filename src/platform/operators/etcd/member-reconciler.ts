@@ -1,0 +1,167 @@
+/**
+ * The EtcdMember reconciler: the member's claim `data-<member>` and, once the
+ * cluster has told it how to start (spec.initialCluster), its Pod — recreated
+ * whenever it is gone (the data stays on the claim), and not run while the
+ * cluster has `replicas: 0`. Its finalizer takes the member out of etcd
+ * before it goes: MemberRemove, only while the remaining voters keep a healthy
+ * quorum; skipped when the whole cluster is being deleted or is gone.
+ */
+import { hasCode } from "../../../api/errors.js";
+import type { Pod } from "../../../api/pod.js";
+import type { KubeObject } from "../../../api/types.js";
+import type { Client, EventRecorder } from "../../../client/index.js";
+import { DONE, type Reconciler, type Result } from "../../../runtime/index.js";
+import type { TlsSecret } from "../../pki-secrets.js";
+import { secretPems } from "../../pki-secrets.js";
+import { EtcdApi } from "./etcd-api.js";
+import { memberClaim, memberPod } from "./member-pod.js";
+import {
+  clientUrl,
+  dataClaimName,
+  ETCD_API_VERSION,
+  type EtcdCluster,
+  type EtcdMember,
+  LABEL_CLUSTER,
+  MEMBER_FINALIZER,
+  peerUrl,
+} from "./types.js";
+
+interface Service extends KubeObject {
+  spec?: { clusterIP?: string };
+}
+
+export class MemberReconciler implements Reconciler {
+  constructor(
+    private readonly client: Client,
+    private readonly events: EventRecorder,
+  ) {}
+
+  private async find<T extends KubeObject>(
+    apiVersion: string,
+    kind: string,
+    name: string,
+    ns: string,
+  ): Promise<T | undefined> {
+    try {
+      return await this.client.get<T>(apiVersion, kind, name, ns);
+    } catch (e) {
+      if (hasCode(e, 404)) return undefined;
+      throw e;
+    }
+  }
+
+  async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
+    const [namespace, name] = key.split("/") as [string, string];
+    const member = await this.find<EtcdMember>(ETCD_API_VERSION, "EtcdMember", name, namespace);
+    if (!member) return DONE;
+    const cluster = await this.find<EtcdCluster>(
+      ETCD_API_VERSION,
+      "EtcdCluster",
+      member.spec.cluster,
+      namespace,
+    );
+    const finalizers = member.metadata.finalizers ?? [];
+    if (member.metadata.deletionTimestamp) {
+      if (!finalizers.includes(MEMBER_FINALIZER)) return DONE;
+      if (cluster && !cluster.metadata.deletionTimestamp) await this.leaveEtcd(cluster, member);
+      await this.setFinalizers(
+        member,
+        finalizers.filter((f) => f !== MEMBER_FINALIZER),
+      );
+      return DONE;
+    }
+    if (!cluster) return DONE; // the garbage collector takes an orphan
+    if (!finalizers.includes(MEMBER_FINALIZER))
+      await this.setFinalizers(member, [...finalizers, MEMBER_FINALIZER]);
+
+    if (!(await this.find("v1", "PersistentVolumeClaim", dataClaimName(name), namespace)))
+      await this.client.create(memberClaim(cluster, member));
+    if (!member.spec.initialCluster) return DONE;
+    const address = (await this.find<Service>("v1", "Service", name, namespace))?.spec?.clusterIP;
+    if (!address) return { requeueAfter: 1_000 };
+
+    let pod = await this.find<Pod>("v1", "Pod", name, namespace);
+    if (cluster.spec.replicas === 0) {
+      if (pod && !pod.metadata.deletionTimestamp)
+        await this.client.delete("v1", "Pod", name, namespace);
+    } else if (!pod) {
+      pod = await this.client.create(memberPod(cluster, member, address));
+      this.events.event(member, "Normal", "PodCreated", `created pod ${name}`);
+    }
+    const ready =
+      pod?.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") === true;
+    const podIP = pod?.status?.podIP;
+    if (member.status?.ready !== ready || member.status?.podIP !== podIP)
+      await this.client.patchStatus(
+        ETCD_API_VERSION,
+        "EtcdMember",
+        name,
+        namespace,
+        { status: { ready, podIP: podIP ?? null } },
+        "merge",
+      );
+    return DONE;
+  }
+
+  private async setFinalizers(member: EtcdMember, finalizers: string[]): Promise<void> {
+    await this.client.patch(
+      ETCD_API_VERSION,
+      "EtcdMember",
+      member.metadata.name!,
+      member.metadata.namespace,
+      { metadata: { finalizers, resourceVersion: member.metadata.resourceVersion } },
+      "merge",
+    );
+  }
+
+  /**
+   * MemberRemove of this member, if etcd still lists it and it is not the last
+   * one, once every other voter answers (so the cluster keeps its quorum).
+   */
+  private async leaveEtcd(cluster: EtcdCluster, member: EtcdMember): Promise<void> {
+    const ns = member.metadata.namespace!;
+    const name = member.metadata.name!;
+    const tls = cluster.spec.tls.client;
+    const own = await this.find<TlsSecret>("v1", "Secret", tls.clientSecretRef.name, ns);
+    const ca = await this.find<TlsSecret>("v1", "Secret", tls.caSecretRef.name, ns);
+    if (!own || !ca)
+      throw new Error(`cannot remove member ${name} from etcd: the client Secrets are missing`);
+    const services = (
+      await this.client.list<Service>("v1", "Service", {
+        namespace: ns,
+        labelSelector: `${LABEL_CLUSTER}=${cluster.metadata.name}`,
+      })
+    ).items;
+    const address = (svc: string) => services.find((s) => s.metadata.name === svc)?.spec?.clusterIP;
+    const mine = address(name);
+    const endpoints = services
+      .map((s) => s.spec?.clusterIP)
+      .filter((ip): ip is string => !!ip && ip !== "None" && ip !== mine)
+      .map(clientUrl);
+    const pems = secretPems(own);
+    const api = new EtcdApi(endpoints, {
+      caPem: secretPems(ca).cert,
+      certPem: pems.cert,
+      keyPem: pems.key,
+    });
+    try {
+      const { members } = await api.membership();
+      const me = members.find(
+        (e) => e.name === name || (mine && e.peerURLs.includes(peerUrl(mine))),
+      );
+      if (!me || members.length === 1) return;
+      const voters = members.filter((e) => e.ID !== me.ID && !e.isLearner);
+      const answers = await Promise.all(voters.map((e) => api.status(e.clientURLs[0] ?? "")));
+      const healthy = answers.filter((a) => a !== undefined).length;
+      if (healthy < voters.length) {
+        const why = `cannot remove member ${name} from etcd: ${voters.length - healthy} of the ${voters.length} remaining voters do not answer`;
+        this.events.event(member, "Warning", "RemoveBlocked", why);
+        throw new Error(why);
+      }
+      await api.remove(me.ID);
+      this.events.event(member, "Normal", "MemberRemoved", `member ${name} removed from etcd`);
+    } finally {
+      api.close();
+    }
+  }
+}
