@@ -68,17 +68,28 @@ export class ApiServer {
     const registrar = new CrdRegistrar(opts.backend, this.registry, opts.log);
     await registrar.start(signal);
     const access = setUpAccess(opts, opts.backend, opts.log);
-    const policies = new ValidatingAdmissionPolicyPlugin(opts.backend, this.registry, opts.log);
-    await policies.start(signal);
     const namespaces = new NamespaceLifecycle(opts.backend, opts.log);
+    const policies = new ValidatingAdmissionPolicyPlugin(
+      opts.backend,
+      this.registry,
+      opts.log,
+      namespaces,
+    );
+    const limits = new LimitRanger(opts.backend, opts.log);
     const quotas = new ResourceQuotaAdmission(opts.backend, this.registry, opts.log);
-    await Promise.all([namespaces.start(signal), quotas.start(signal)]);
+    await Promise.all([
+      policies.start(signal),
+      namespaces.start(signal),
+      limits.start(signal),
+      quotas.start(signal),
+    ]);
     // Requests write through this: a write the caches follow returns once they have it.
     const backend = syncedWrites(opts.backend, [
       { prefix: collectionPrefix(crdResourceType), progress: registrar.progress },
       { prefix: RBAC_PREFIX, progress: access.policy.progress },
       ...policies.cache.followed(),
       namespaces.followed(),
+      limits.followed(),
       quotas.followed(),
     ]);
     const context: ServerContext = {
@@ -90,7 +101,7 @@ export class ApiServer {
       admission: new AdmissionChain([
         ...access.admission,
         new StorageAdmission(opts.backend, this.registry),
-        new LimitRanger(opts.backend, this.registry),
+        limits,
         policies,
         ...(opts.admission ?? []),
         // Last: it charges quota usage, so nothing after it may refuse the request.

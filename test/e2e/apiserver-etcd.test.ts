@@ -2,7 +2,9 @@
  * Several `hearth apiserver` processes on one real etcd (TLS, client
  * certificates) serve one API, driven by the real kubectl: a write through one
  * shows in a watch on the other, a CRD applied through one is served by the
- * other, a stale update after the other's write is a 409, and a `kill -9` of
+ * other, a stale update after the other's write is a 409, a namespace made
+ * through one takes content through the other at once and refuses it once
+ * deleted, creates racing through both cannot overrun a quota, and a `kill -9` of
  * one during a burst of creates loses no acknowledged create. Then `hearth up
  * --etcd-servers` runs the whole platform on etcd.
  */
@@ -260,6 +262,73 @@ describe("two hearth apiservers on one etcd", () => {
       assert.equal(new Set(ips).size, 16, `duplicate ClusterIPs: ${ips.join(" ")}`);
     } finally {
       for (const c of clients) c.close();
+    }
+  });
+
+  it("takes content in a namespace created through the other at once, and refuses it once deleted", async () => {
+    await a.kubectlOk(["create", "namespace", "shared"]);
+    // b's namespace cache may not have it yet: b reads storage rather than refuse.
+    await b.kubectlOk(["create", "configmap", "first", "-n", "shared"]);
+    // No namespace controller runs here, so the namespace stays Terminating.
+    await a.kubectlOk(["delete", "namespace", "shared", "--wait=false"]);
+    const terminating =
+      /unable to create new content in namespace shared because it is being terminated/;
+    const onA = await a.kubectl(["create", "configmap", "late", "-n", "shared"]);
+    assert.notEqual(onA.code, 0);
+    assert.match(onA.stderr, terminating);
+    await waitFor("b to refuse content in the Terminating namespace", async () => {
+      const r = await b.kubectl(["create", "configmap", "late", "-n", "shared"]);
+      return r.code !== 0 && terminating.test(r.stderr);
+    });
+  });
+
+  it("lets creates racing through both take a quota's last units only once", async () => {
+    const [ca, cb] = [client(a.url), client(b.url)];
+    const configMap = (name: string) => ({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name, namespace: "quota-shared" },
+    });
+    try {
+      await a.kubectlOk(["create", "namespace", "quota-shared"]);
+      await a.kubectlOk(
+        ["apply", "-f", "-"],
+        "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q, namespace: quota-shared}\nspec: {hard: {configmaps: '3'}}\n",
+      );
+      // No quota controller runs here: measure the (empty) namespace by hand.
+      await a.kubectlOk([
+        "patch",
+        "resourcequota",
+        "q",
+        "-n",
+        "quota-shared",
+        "--subresource=status",
+        "--type=merge",
+        "-p",
+        '{"status":{"hard":{"configmaps":"3"},"used":{"configmaps":"0"}}}',
+      ]);
+      // Until b's quota cache has that status, b refuses ("status unknown") or does not charge.
+      await waitFor("b to check against the measured quota", async () => {
+        try {
+          await cb.create(configMap("probe"), { dryRun: true });
+          return true;
+        } catch {
+          return false;
+        }
+      });
+      const results = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, i) => [ca, cb][i % 2]!.create(configMap(`cm-${i}`))),
+      );
+      const refused = results.flatMap((r) => (r.status === "rejected" ? [String(r.reason)] : []));
+      assert.equal(results.length - refused.length, 3, refused.join("\n"));
+      for (const why of refused) assert.match(why, /exceeded quota: q/);
+      const quota = JSON.parse(
+        await b.kubectlOk(["get", "resourcequota", "q", "-n", "quota-shared", "-o", "json"]),
+      ) as KubeObject & { status: { used: Record<string, string> } };
+      assert.equal(quota.status.used.configmaps, "3");
+    } finally {
+      ca.close();
+      cb.close();
     }
   });
 

@@ -7,7 +7,9 @@
  * killed comes back on its data with the same member ID while reads and
  * writes go on, and so does one whose pod is deleted (a new pod and pod IP,
  * the same Service address, data and ID); per-user roles on key prefixes are
- * enforced for client certificates with other CNs; deleting the cluster
+ * enforced for client certificates with other CNs; an EtcdMember deleted by
+ * hand leaves etcd and is replaced, and an etcd member added by hand (no
+ * EtcdMember) is removed; deleting the cluster
  * leaves no pod, process, claim, volume or Secret behind (once the test has
  * deleted the three Secrets kept by design).
  */
@@ -290,6 +292,54 @@ describe("etcd operator: a 3-member EtcdCluster with TLS and auth", () => {
         assert.match(r.stderr, /permission denied/);
       }
     }
+  });
+
+  it("replaces a member deleted by hand, and removes an etcd member no EtcdMember stands for", async () => {
+    const names = async () =>
+      (await jsonpath(h, ["etcdmembers"], "{.items[*].metadata.name}")).split(" ").sort();
+    const etcdNames = async () =>
+      (await etcdctlOk(endpoint, root, ["member", "list"]))
+        .trim()
+        .split("\n")
+        .map((l) => l.split(", ")[2])
+        .sort();
+    const before = await names();
+    await h.kubectlOk(["delete", "etcdmember", before[0]!, "--timeout=60s"]);
+    await waitFor(
+      "a new member in its place, all ready",
+      async () => {
+        const s = JSON.parse(await jsonpath(h, ["etcdcluster", NAME], "{.status}"));
+        return (
+          s.readyMembers === 3 && !s.members.some((m: { name: string }) => m.name === before[0])
+        );
+      },
+      120_000,
+    );
+    await waitClusterReady(h, NAME);
+    assert.deepEqual(await etcdNames(), await names(), "etcd lists exactly the EtcdMembers");
+
+    await etcdctlOk(endpoint, root, [
+      "member",
+      "add",
+      "intruder",
+      "--learner",
+      "--peer-urls=https://127.9.9.9:2380",
+    ]);
+    await waitFor(
+      "the intruder removed",
+      async () => !(await etcdctlOk(endpoint, root, ["member", "list"])).includes("127.9.9.9"),
+      60_000,
+    );
+    assert.deepEqual(await etcdNames(), await names());
+    assert.match(
+      await h.kubectlOk([
+        "get",
+        "events",
+        "--field-selector",
+        `involvedObject.name=${NAME},reason=StrayMemberRemoved`,
+      ]),
+      /removed etcd member/,
+    );
   });
 
   it("deleting the EtcdCluster leaves no pod, process, claim, volume or owned Secret", async () => {

@@ -63,6 +63,8 @@ export function run(
       clearTimeout(timer);
       resolvePromise({ code: code ?? -1, stdout, stderr });
     });
+    // A command that exits before reading its input (EPIPE) is judged by its exit code.
+    child.stdin.on("error", () => {});
     child.stdin.end(opts.input ?? "");
   });
 }

@@ -6,6 +6,9 @@
  * claim, must keep every LimitRange's min, max and ratio; a violation is 403
  * Forbidden with kube's wording (`pods "x" is forbidden: maximum cpu usage per
  * Container is 1, but limit is 2`). Objects being deleted are left alone.
+ * LimitRanges are read from a watch-fed cache (store/object-cache.ts), as kube's
+ * plugin reads its lister: a LimitRange written through this apiserver applies
+ * once its write returns, one written through another once the watch brings it.
  */
 import { ForbiddenError } from "../../api/errors.js";
 import type { Pod } from "../../api/pod.js";
@@ -13,8 +16,8 @@ import type { PersistentVolumeClaim } from "../../api/storage.js";
 import type { Backend } from "../../storage/backend.js";
 import { qosClass } from "../resources/pod-defaults.js";
 import type { LimitRange } from "../resources/quota-validation.js";
-import type { ResourceRegistry } from "../resources/registry.js";
-import { ObjectStore } from "../store/object-store.js";
+import type { FollowedPrefix } from "../store/cache-sync.js";
+import { ObjectCache } from "../store/object-cache.js";
 import {
   aggregate,
   claimLimitErrors,
@@ -39,24 +42,32 @@ function subject(attrs: AdmissionAttributes): "pod" | "claim" | undefined {
 
 export class LimitRanger implements AdmissionPlugin {
   readonly name = "LimitRanger";
-  private readonly store: ObjectStore;
+  private readonly cache: ObjectCache;
 
-  constructor(
-    backend: Backend,
-    private readonly registry: ResourceRegistry,
-  ) {
-    this.store = new ObjectStore(backend);
+  constructor(backend: Backend, log?: (msg: string, err?: unknown) => void) {
+    this.cache = new ObjectCache(
+      backend,
+      { group: "", plural: "limitranges", namespaced: true },
+      log,
+    );
   }
 
-  private async ranges(namespace: string): Promise<LimitRange[]> {
-    const t = this.registry.lookup("", "v1", "limitranges");
-    if (!t) return [];
-    return (await this.store.list(t, { namespace })).items as LimitRange[];
+  /** Loads the LimitRanges, then follows them until `signal` aborts. */
+  start(signal: AbortSignal): Promise<void> {
+    return this.cache.start(signal);
   }
 
-  async admit(attrs: AdmissionAttributes): Promise<void> {
+  followed(): FollowedPrefix {
+    return this.cache.followed();
+  }
+
+  private ranges(namespace: string): LimitRange[] {
+    return this.cache.list(namespace) as LimitRange[];
+  }
+
+  admit(attrs: AdmissionAttributes): void {
     if (subject(attrs) !== "pod") return;
-    const ranges = await this.ranges(attrs.namespace);
+    const ranges = this.ranges(attrs.namespace);
     if (ranges.length === 0) return;
     const pod = attrs.object as Pod;
     requestsFromLimits(pod);
@@ -64,10 +75,10 @@ export class LimitRanger implements AdmissionPlugin {
     if (pod.status) pod.status.qosClass = qosClass(pod);
   }
 
-  async validate(attrs: AdmissionAttributes): Promise<string[]> {
+  validate(attrs: AdmissionAttributes): string[] {
     const what = subject(attrs);
     if (!what) return [];
-    for (const range of await this.ranges(attrs.namespace)) {
+    for (const range of this.ranges(attrs.namespace)) {
       const errors =
         what === "pod"
           ? podLimitErrors(range, attrs.object as Pod)

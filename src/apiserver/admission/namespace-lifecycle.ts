@@ -14,13 +14,27 @@ import type { KubeObject } from "../../api/types.js";
 import type { Backend } from "../../storage/backend.js";
 import type { ResourceType } from "../resources/resource-type.js";
 import type { FollowedPrefix } from "../store/cache-sync.js";
+import { objectKey } from "../store/keys.js";
 import { ObjectCache } from "../store/object-cache.js";
 import { decodeObject } from "../store/object-store.js";
-import { objectKey } from "../store/keys.js";
 
 const NAMESPACES = { group: "", plural: "namespaces", namespaced: false };
 
-export class NamespaceLifecycle {
+/** Finds a namespace by name; undefined if it does not exist. */
+export interface NamespaceLookup {
+  lookup(name: string): Promise<KubeObject | undefined>;
+}
+
+/** The namespace as stored (a linearizable read). */
+export async function readNamespace(
+  backend: Backend,
+  name: string,
+): Promise<KubeObject | undefined> {
+  const kv = await backend.get(objectKey(NAMESPACES, undefined, name));
+  return kv ? decodeObject(kv) : undefined;
+}
+
+export class NamespaceLifecycle implements NamespaceLookup {
   private readonly cache: ObjectCache;
 
   constructor(
@@ -41,10 +55,7 @@ export class NamespaceLifecycle {
 
   /** The namespace from the cache, else from storage; undefined if it does not exist. */
   async lookup(name: string): Promise<KubeObject | undefined> {
-    const cached = this.cache.get(undefined, name);
-    if (cached) return cached;
-    const kv = await this.backend.get(objectKey(NAMESPACES, undefined, name));
-    return kv ? decodeObject(kv) : undefined;
+    return this.cache.get(undefined, name) ?? (await readNamespace(this.backend, name));
   }
 
   /** Throws NotFound for a missing namespace and Forbidden for one being deleted. */

@@ -215,11 +215,49 @@ describe("ResourceQuota admission", () => {
   });
 
   it("ignores a quota deleted through another apiserver that its cache still has", async () => {
-    const { backend, store, quotaType, plugin, podType } = await setUp({ pods: "2" }, { pods: "1" });
+    const { backend, store, quotaType, plugin, podType } = await setUp(
+      { pods: "2" },
+      { pods: "1" },
+    );
     backend.hold();
     const q = await store.get(quotaType, "ns", "q");
     await store.remove(quotaType, q, Number(q.metadata.resourceVersion));
     // Its charge finds the quota gone (404), which does not refuse the pod.
     await plugin.validate(createPod(podType, "p1"));
+  });
+
+  it("charges in different namespaces without waiting for each other", {
+    timeout: 20_000,
+  }, async () => {
+    const { backend, store, quotaType, plugin, podType, stored } = await setUp(
+      { pods: "2" },
+      { pods: "0" },
+    );
+    await store.create(quotaType, {
+      apiVersion: "v1",
+      kind: "ResourceQuota",
+      metadata: { name: "q", namespace: "other" },
+      spec: { hard: { pods: "2" } },
+      status: { hard: { pods: "2" }, used: { pods: "0" } },
+    });
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let reached!: () => void;
+    const atUpdate = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    backend.beforeUpdate = () => {
+      reached();
+      return gate;
+    };
+    // A charge in "ns" stalls in its quota write; one in "other" goes ahead of it.
+    const first = plugin.validate(createPod(podType, "p1"));
+    await atUpdate;
+    await plugin.validate(createPod(podType, "p2", false, "other"));
+    open();
+    await first;
+    assert.deepEqual((await stored()).status?.used, { pods: "1" });
   });
 });

@@ -8,9 +8,9 @@
  * The namespace's quotas come from a watch-fed cache (store/object-cache.ts),
  * as kube's evaluator reads a quota lister: a namespace without quotas costs no
  * storage read. The charge is an optimistic-concurrency write at the cached
- * quota's resourceVersion, and this server's checks run one at a time: two
- * requests racing for the last unit cannot both win, through one apiserver or
- * several. A quota whose write conflicted (the cache lagged another writer) is
+ * quota's resourceVersion, and this server's checks in one namespace run one
+ * at a time: two requests racing for the last unit cannot both win, through
+ * one apiserver or several. A quota whose write conflicted (the cache lagged another writer) is
  * read from storage and checked again, a few times; the stored result of a
  * charge goes into the cache at once, so back-to-back creates do not wait for
  * the watch. The quota controller later measures the namespace and releases
@@ -20,7 +20,6 @@ import { ConflictError, ForbiddenError, NotFoundError } from "../../api/errors.j
 import { evaluatorFor, quotaIgnores, type ResourceQuota } from "../../api/quota-usage.js";
 import { listsEqual } from "../../api/resource-list.js";
 import type { Backend } from "../../storage/backend.js";
-import { serialized } from "../resources/cluster-ip.js";
 import type { ResourceRegistry } from "../resources/registry.js";
 import type { ResourceType } from "../resources/resource-type.js";
 import type { FollowedPrefix } from "../store/cache-sync.js";
@@ -37,6 +36,8 @@ export class ResourceQuotaAdmission implements AdmissionPlugin {
   readonly name = "ResourceQuota";
   private readonly store: ObjectStore;
   private readonly cache: ObjectCache;
+  /** The last charge queued in each namespace that has charges in flight. */
+  private readonly queues = new Map<string, Promise<void>>();
 
   constructor(
     backend: Backend,
@@ -74,10 +75,24 @@ export class ResourceQuotaAdmission implements AdmissionPlugin {
       now: Date.now(),
     };
     if (this.cached(attrs.namespace).length === 0) return [];
-    // One check-and-charge at a time in this server, as kube's evaluator works a namespace's
-    // requests in one worker; the revision check still guards against other writers.
-    await serialized(this, () => this.charge(attrs, quotaType, req));
+    await this.inTurn(attrs.namespace, () => this.charge(attrs, quotaType, req));
     return [];
+  }
+
+  /**
+   * Runs `fn` after the earlier charges in `namespace`: one check-and-charge at a time per
+   * namespace in this server, as kube's evaluator works a namespace's requests in one
+   * worker (quotas of other namespaces are other objects); the revision check still
+   * guards against other writers.
+   */
+  private inTurn(namespace: string, fn: () => Promise<void>): Promise<void> {
+    const run = (this.queues.get(namespace) ?? Promise.resolve()).then(fn);
+    const settled = run.catch(() => undefined);
+    this.queues.set(namespace, settled);
+    void settled.then(() => {
+      if (this.queues.get(namespace) === settled) this.queues.delete(namespace);
+    });
+    return run;
   }
 
   private async charge(

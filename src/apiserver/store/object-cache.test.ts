@@ -21,8 +21,9 @@ function configMap(namespace: string, name: string, value = "1"): KubeObject {
   return { apiVersion: "v1", kind: "ConfigMap", metadata: { name, namespace }, data: { value } };
 }
 
-const names = (objs: KubeObject[]) => objs.map((o) => o.metadata.name).sort();
-const valueOf = (obj: KubeObject | undefined) => (obj?.data as { value: string } | undefined)?.value;
+const names = (objs: KubeObject[]) => objs.map((o) => o.metadata.name);
+const dataValue = (obj: KubeObject | undefined) =>
+  (obj?.data as { value: string } | undefined)?.value;
 
 describe("ObjectCache", () => {
   let backend: LaggingBackend;
@@ -47,13 +48,18 @@ describe("ObjectCache", () => {
     assert.deepEqual(names(cache.list("a")), ["early"]);
 
     const x = await store.create(configMaps, configMap("a", "x"));
+    await store.create(configMaps, configMap("a", "b"));
     await store.create(configMaps, configMap("b", "x"));
-    assert.deepEqual(names(cache.list("a")), ["early", "x"]);
+    assert.deepEqual(names(cache.list("a")), ["b", "early", "x"], "in name order");
     assert.deepEqual(names(cache.list("b")), ["x"]);
     assert.deepEqual(cache.list("c"), []);
 
-    await store.update(configMaps, { ...x, data: { value: "2" } }, Number(x.metadata.resourceVersion));
-    assert.equal(valueOf(cache.get("a", "x")), "2");
+    await store.update(
+      configMaps,
+      { ...x, data: { value: "2" } },
+      Number(x.metadata.resourceVersion),
+    );
+    assert.equal(dataValue(cache.get("a", "x")), "2");
     const bx = await store.get(configMaps, "b", "x");
     await store.remove(configMaps, bx, Number(bx.metadata.resourceVersion));
     assert.deepEqual(cache.list("b"), []);
@@ -69,18 +75,18 @@ describe("ObjectCache", () => {
     // Another writer's change, then ours; the watch has delivered neither.
     const second = await store.update(configMaps, { ...first, data: { value: "2" } }, rv(first));
     const third = await store.update(configMaps, { ...second, data: { value: "3" } }, rv(second));
-    assert.equal(valueOf(cache.get("a", "x")), "1");
+    assert.equal(dataValue(cache.get("a", "x")), "1");
     cache.remember(third);
-    assert.equal(valueOf(cache.get("a", "x")), "3");
+    assert.equal(dataValue(cache.get("a", "x")), "3");
     backend.release(1);
-    assert.equal(valueOf(cache.get("a", "x")), "3", "an older event does not undo it");
+    assert.equal(dataValue(cache.get("a", "x")), "3", "an older event does not undo it");
     backend.release();
-    assert.equal(valueOf(cache.get("a", "x")), "3");
+    assert.equal(dataValue(cache.get("a", "x")), "3");
     // A copy older than what the watch delivered is ignored; a newer write shows.
     cache.remember(second);
     assert.equal(cache.get("a", "x")?.metadata.resourceVersion, third.metadata.resourceVersion);
     await store.update(configMaps, { ...third, data: { value: "4" } }, rv(third));
-    assert.equal(valueOf(cache.get("a", "x")), "4");
+    assert.equal(dataValue(cache.get("a", "x")), "4");
   });
 
   it("relists after its watch breaks, forgetting what was deleted meanwhile", async () => {

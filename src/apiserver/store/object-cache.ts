@@ -62,9 +62,11 @@ export class ObjectCache {
     return this.byNamespace.get(namespace ?? "")?.get(name);
   }
 
-  /** A namespace's cached objects, in no particular order. */
+  /** A namespace's cached objects in name order, as a storage list returns them. */
   list(namespace: string): KubeObject[] {
-    return [...(this.byNamespace.get(namespace)?.values() ?? [])];
+    const names = this.byNamespace.get(namespace);
+    if (!names) return [];
+    return [...names.keys()].sort().map((name) => names.get(name)!);
   }
 
   /**

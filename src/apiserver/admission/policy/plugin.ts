@@ -10,8 +10,7 @@ import { ApiError, qualifiedResource } from "../../../api/errors.js";
 import type { KubeObject } from "../../../api/types.js";
 import type { Backend } from "../../../storage/backend.js";
 import type { ResourceRegistry } from "../../resources/registry.js";
-import { objectKey } from "../../store/keys.js";
-import { decodeObject } from "../../store/object-store.js";
+import { type NamespaceLookup, readNamespace } from "../namespace-lifecycle.js";
 import type { AdmissionAttributes, AdmissionPlugin } from "../types.js";
 import type { Binding, Policy } from "./api-types.js";
 import { toCel } from "./cel-values.js";
@@ -44,10 +43,18 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
   readonly cache: PolicyCache;
   private readonly params: ParamSource;
 
+  /**
+   * `namespaces` finds a request's namespace for `namespaceSelector` and the
+   * `namespaceObject` variable (the apiserver's namespace cache); without it,
+   * storage is read.
+   */
   constructor(
-    private readonly backend: Backend,
+    backend: Backend,
     registry: ResourceRegistry,
     log?: (msg: string, err?: unknown) => void,
+    private readonly namespaces: NamespaceLookup = {
+      lookup: (name) => readNamespace(backend, name),
+    },
   ) {
     this.cache = new PolicyCache(backend, log);
     this.params = new ParamSource(backend, registry);
@@ -112,13 +119,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
 
   private async readNamespace(attrs: AdmissionAttributes): Promise<KubeObject | undefined> {
     if (attrs.namespace === "" || isNamespaceKind(attrs)) return undefined;
-    const key = objectKey(
-      { group: "", plural: "namespaces", namespaced: false },
-      undefined,
-      attrs.namespace,
-    );
-    const kv = await this.backend.get(key);
-    return kv ? decodeObject(kv) : undefined;
+    return this.namespaces.lookup(attrs.namespace);
   }
 }
 

@@ -12,9 +12,10 @@ import type { Client, EventRecorder } from "../../../client/index.js";
 import { DONE, type Reconciler, type Result } from "../../../runtime/index.js";
 import { clusterStatus, type PassOutcome, writeStatus } from "./cluster-status.js";
 import { EtcdApi, hexId, type Membership } from "./etcd-api.js";
-import { ownerRef } from "./member-pod.js";
-import { nextStep, type ObservedMember, type Step } from "./plan.js";
+import { nextStep, type ObservedMember, type Step, type Stray } from "./plan.js";
+import { labelRoles, markCertificates } from "./pod-marks.js";
 import { applyClusterServices, applyMemberService } from "./services.js";
+import { StepRunner } from "./steps.js";
 import { ensureClusterTls } from "./tls.js";
 import {
   clientUrl,
@@ -23,24 +24,34 @@ import {
   type EtcdMember,
   LABEL_CLUSTER,
   LABEL_COMPONENT,
-  LABEL_ROLE,
   peerUrl,
 } from "./types.js";
 
 /** How soon to look again while a step is under way, and when all is steady. */
 const BUSY_MS = 1_000;
-const CERTS_ANNOTATION = "etcd.hearth.io/certificates";
 const STEADY_MS = 15_000;
+
+/** etcd's members that no EtcdMember stands for. */
+function strays(membership: Membership | undefined, observed: ObservedMember[]): Stray[] {
+  const known = new Set(observed.map((m) => m.etcd?.id));
+  return (membership?.members ?? [])
+    .map((e) => ({ name: e.name, id: hexId(e.ID) }))
+    .filter((e) => !known.has(e.id));
+}
 
 const podReady = (p: Pod | undefined) =>
   p?.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") === true &&
   !p.metadata.deletionTimestamp;
 
 export class ClusterReconciler implements Reconciler {
+  private readonly steps: StepRunner;
+
   constructor(
     private readonly client: Client,
     private readonly events: EventRecorder,
-  ) {}
+  ) {
+    this.steps = new StepRunner(client, events);
+  }
 
   async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
     const [namespace, name] = key.split("/") as [string, string];
@@ -73,7 +84,7 @@ export class ClusterReconciler implements Reconciler {
       ips: [clientIp, ...addresses.values()].filter((ip) => ip && ip !== "None"),
     });
 
-    await this.refreshCertificates(pods, version);
+    await markCertificates(this.client, pods, version);
     const started = members.filter((m) => m.spec.initialCluster && addresses.get(m.metadata.name!));
     const dormant = cluster.spec.replicas === 0 && members.length <= 1;
     const api = new EtcdApi(
@@ -94,11 +105,11 @@ export class ClusterReconciler implements Reconciler {
         }
       }
       const observed = await this.observe(api, members, pods, addresses, membership);
-      await this.labelRoles(pods, observed);
+      await labelRoles(this.client, pods, observed);
       const step: Step = unreachable
         ? { kind: "wait", reason: unreachable }
-        : nextStep(cluster.spec.replicas, observed);
-      await this.carryOut(api, cluster, step, membership, addresses);
+        : nextStep(cluster.spec.replicas, observed, strays(membership, observed));
+      await this.steps.run(api, cluster, step, membership, addresses);
       let authEnabled = cluster.status?.authEnabled === true;
       if (step.kind === "steady" && !dormant && cluster.spec.auth?.enabled && !authEnabled) {
         await api.enableRootAuth();
@@ -122,49 +133,6 @@ export class ClusterReconciler implements Reconciler {
     } finally {
       api.close();
     }
-  }
-
-  /**
-   * Marks each running pod with the certificates' version: the change makes
-   * the node agent write the re-issued files into the pod's secret volumes,
-   * and etcd reads them again on its next TLS handshake.
-   */
-  private async refreshCertificates(pods: Pod[], version: string): Promise<void> {
-    for (const p of pods)
-      if (!p.metadata.deletionTimestamp && p.metadata.annotations?.[CERTS_ANNOTATION] !== version)
-        await this.client.patch(
-          "v1",
-          "Pod",
-          p.metadata.name!,
-          p.metadata.namespace,
-          { metadata: { annotations: { [CERTS_ANNOTATION]: version } } },
-          "merge",
-        );
-  }
-
-  /**
-   * Labels each pod `voter` or `learner` as etcd lists its member, or
-   * `leaving`; the client Service selects voters.
-   */
-  private async labelRoles(pods: Pod[], observed: ObservedMember[]): Promise<void> {
-    for (const p of pods) {
-      const member = observed.find((m) => m.name === p.metadata.labels?.[LABEL_COMPONENT]);
-      const etcd = member?.etcd;
-      const role = member?.deleting
-        ? "leaving"
-        : etcd
-          ? etcd.learner
-            ? "learner"
-            : "voter"
-          : undefined;
-      if (role && p.metadata.labels?.[LABEL_ROLE] !== role && !p.metadata.deletionTimestamp)
-        await this.setRole(p.metadata.namespace!, p.metadata.name!, role);
-    }
-  }
-
-  private async setRole(namespace: string, pod: string, role: string): Promise<void> {
-    const labels = { [LABEL_ROLE]: role };
-    await this.client.patch("v1", "Pod", pod, namespace, { metadata: { labels } }, "merge");
   }
 
   /** Each member as the plan sees it: pending, ready, and its etcd entry with health. */
@@ -194,103 +162,5 @@ export class ClusterReconciler implements Reconciler {
         };
       }),
     );
-  }
-
-  private async carryOut(
-    api: EtcdApi,
-    cluster: EtcdCluster,
-    step: Step,
-    membership: Membership | undefined,
-    addresses: Map<string, string>,
-  ): Promise<void> {
-    const name = cluster.metadata.name!;
-    const namespace = cluster.metadata.namespace!;
-    const setStart = (member: string, initialCluster: string, state: "new" | "existing") =>
-      this.client.patch(
-        ETCD_API_VERSION,
-        "EtcdMember",
-        member,
-        namespace,
-        { spec: { initialCluster, initialClusterState: state } },
-        "merge",
-      );
-    switch (step.kind) {
-      case "create":
-        for (let i = 0; i < step.count; i++)
-          await this.client.create<EtcdMember>({
-            apiVersion: ETCD_API_VERSION,
-            kind: "EtcdMember",
-            metadata: {
-              generateName: `${name}-`,
-              namespace,
-              labels: { [LABEL_CLUSTER]: name },
-              ownerReferences: [ownerRef(cluster)],
-            },
-            spec: { cluster: name },
-          });
-        return;
-      case "bootstrap": {
-        const initial = step.members.map((m) => `${m}=${peerUrl(addresses.get(m)!)}`).join(",");
-        for (const m of step.members) await setStart(m, initial, "new");
-        return;
-      }
-      case "add": {
-        const peer = peerUrl(addresses.get(step.member)!);
-        const current = membership!.members;
-        if (!current.some((e) => e.peerURLs.includes(peer)))
-          try {
-            await api.addLearner(peer);
-          } catch (e) {
-            // etcd refuses changes until every voter has been connected for a few
-            // seconds (strict reconfiguration check): the next pass tries again.
-            if (/unhealthy cluster/.test((e as Error).message)) return;
-            throw e;
-          }
-        const others = current.filter((e) => e.name && !e.peerURLs.includes(peer));
-        const initial = [
-          ...others.map((e) => `${e.name}=${e.peerURLs[0]}`),
-          `${step.member}=${peer}`,
-        ];
-        await setStart(step.member, initial.join(","), "existing");
-        this.events.event(
-          cluster,
-          "Normal",
-          "MemberAdded",
-          `member ${step.member} added as a learner at ${peer}`,
-        );
-        return;
-      }
-      case "promote":
-        try {
-          await api.promote(BigInt(`0x${step.id}`).toString());
-          this.events.event(
-            cluster,
-            "Normal",
-            "MemberPromoted",
-            `learner ${step.member} promoted to voter`,
-          );
-        } catch (e) {
-          // Refused until the learner has caught up with the leader: the next pass retries.
-          if (!/not in sync|unhealthy cluster|not enough started/i.test((e as Error).message))
-            throw e;
-        }
-        return;
-      case "remove":
-        // Out of the client Service first, so new connections go elsewhere.
-        await this.setRole(namespace, step.member, "leaving").catch((e) => {
-          if (!hasCode(e, 404)) throw e;
-        });
-        await this.client.delete(ETCD_API_VERSION, "EtcdMember", step.member, namespace);
-        this.events.event(
-          cluster,
-          "Normal",
-          "MemberRemoving",
-          `removing member ${step.member} (newest first)`,
-        );
-        return;
-      case "wait":
-      case "steady":
-        return;
-    }
   }
 }

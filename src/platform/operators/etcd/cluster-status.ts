@@ -32,6 +32,8 @@ function describe(step: Step): string {
       return `promoting learner ${step.member}`;
     case "remove":
       return `removing member ${step.member}`;
+    case "removeStray":
+      return `removing etcd member ${step.name || step.id}, which has no EtcdMember`;
     case "wait":
       return step.reason;
     case "steady":

@@ -133,6 +133,23 @@ const conditions = {
   items: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
 };
 
+/** A version's schema: the object with a required spec and a status of these fields. */
+function schema(spec: Schema, status: Record<string, Schema>): Schema {
+  return {
+    openAPIV3Schema: {
+      type: "object",
+      required: ["spec"],
+      properties: {
+        apiVersion: { type: "string" },
+        kind: { type: "string" },
+        metadata: { type: "object" },
+        spec,
+        status: { type: "object", properties: status },
+      },
+    },
+  };
+}
+
 function crd(kind: string, plural: string, version: Schema): KubeObject {
   return {
     apiVersion: "apiextensions.k8s.io/v1",
@@ -173,31 +190,16 @@ export const ETCD_CLUSTER_CRD = crd("EtcdCluster", "etcdclusters", {
     { name: "Cluster ID", type: "string", jsonPath: ".status.clusterID", priority: 1 },
     age,
   ],
-  schema: {
-    openAPIV3Schema: {
-      type: "object",
-      required: ["spec"],
-      properties: {
-        apiVersion: { type: "string" },
-        kind: { type: "string" },
-        metadata: { type: "object" },
-        spec: clusterSpec,
-        status: {
-          type: "object",
-          properties: {
-            observedGeneration: { type: "integer" },
-            ready: { type: "string" },
-            readyMembers: { type: "integer" },
-            replicas: { type: "integer" },
-            members: { type: "array", items: member },
-            clusterID: { type: "string" },
-            authEnabled: { type: "boolean" },
-            conditions,
-          },
-        },
-      },
-    },
-  },
+  schema: schema(clusterSpec, {
+    observedGeneration: { type: "integer" },
+    ready: { type: "string" },
+    readyMembers: { type: "integer" },
+    replicas: { type: "integer" },
+    members: { type: "array", items: member },
+    clusterID: { type: "string" },
+    authEnabled: { type: "boolean" },
+    conditions,
+  }),
 });
 
 export const ETCD_MEMBER_CRD = crd("EtcdMember", "etcdmembers", {
@@ -209,35 +211,23 @@ export const ETCD_MEMBER_CRD = crd("EtcdMember", "etcdmembers", {
     { name: "Pod IP", type: "string", jsonPath: ".status.podIP", priority: 1 },
     age,
   ],
-  schema: {
-    openAPIV3Schema: {
+  schema: schema(
+    {
       type: "object",
-      required: ["spec"],
+      required: ["cluster"],
       properties: {
-        apiVersion: { type: "string" },
-        kind: { type: "string" },
-        metadata: { type: "object" },
-        spec: {
-          type: "object",
-          required: ["cluster"],
-          properties: {
-            cluster: {
-              type: "string",
-              "x-kubernetes-validations": [
-                { rule: "self == oldSelf", message: "cluster is immutable" },
-              ],
-            },
-            initialCluster: { type: "string" },
-            initialClusterState: { type: "string", enum: ["new", "existing"] },
-          },
+        cluster: {
+          type: "string",
+          "x-kubernetes-validations": [
+            { rule: "self == oldSelf", message: "cluster is immutable" },
+          ],
         },
-        status: {
-          type: "object",
-          properties: { ready: { type: "boolean" }, podIP: { type: "string" }, conditions },
-        },
+        initialCluster: { type: "string" },
+        initialClusterState: { type: "string", enum: ["new", "existing"] },
       },
     },
-  },
+    { ready: { type: "boolean" }, podIP: { type: "string" }, conditions },
+  ),
 });
 
 export const ETCD_CRDS = [ETCD_CLUSTER_CRD, ETCD_MEMBER_CRD];

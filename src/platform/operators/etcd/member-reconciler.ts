@@ -4,7 +4,8 @@
  * whenever it is gone (the data stays on the claim), and not run while the
  * cluster has `replicas: 0`. Its finalizer takes the member out of etcd
  * before it goes: MemberRemove, only while the remaining voters keep a healthy
- * quorum; skipped when the whole cluster is being deleted or is gone.
+ * quorum; skipped when the whole cluster is being deleted or is gone, and
+ * given up (with a Warning Event) after 5 minutes of failing.
  */
 import { hasCode } from "../../../api/errors.js";
 import type { Pod } from "../../../api/pod.js";
@@ -25,6 +26,9 @@ import {
   MEMBER_FINALIZER,
   peerUrl,
 } from "./types.js";
+
+/** How long a deleted member tries to leave etcd before it is released anyway. */
+const LEAVE_DEADLINE_MS = 5 * 60_000;
 
 interface Service extends KubeObject {
   spec?: { clusterIP?: string };
@@ -63,7 +67,22 @@ export class MemberReconciler implements Reconciler {
     const finalizers = member.metadata.finalizers ?? [];
     if (member.metadata.deletionTimestamp) {
       if (!finalizers.includes(MEMBER_FINALIZER)) return DONE;
-      if (cluster && !cluster.metadata.deletionTimestamp) await this.leaveEtcd(cluster, member);
+      if (cluster && !cluster.metadata.deletionTimestamp) {
+        try {
+          await this.leaveEtcd(cluster, member);
+        } catch (e) {
+          // No stuck finalizer: after a bounded time the member goes anyway; the
+          // cluster removes what etcd still lists of it once it is healthy.
+          const since = Date.parse(member.metadata.deletionTimestamp);
+          if (Date.now() - since < LEAVE_DEADLINE_MS) throw e;
+          this.events.event(
+            member,
+            "Warning",
+            "MemberRemoveSkipped",
+            `released without leaving etcd after ${LEAVE_DEADLINE_MS / 60_000} minutes: ${(e as Error).message}`,
+          );
+        }
+      }
       await this.setFinalizers(
         member,
         finalizers.filter((f) => f !== MEMBER_FINALIZER),

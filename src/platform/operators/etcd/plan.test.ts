@@ -50,6 +50,19 @@ describe("the next membership step", () => {
     assert.deepEqual(nextStep(0, [m("a1", { ready: false })]), { kind: "steady" }, "dormant");
   });
 
+  it("removes an etcd member without an EtcdMember once the others are healthy, before scaling", () => {
+    const stray = { name: "gone", id: "abc" };
+    assert.deepEqual(nextStep(3, [m("a1"), m("a2")], [stray]), { kind: "removeStray", ...stray });
+    assert.deepEqual(nextStep(1, [m("a1"), m("a2", { ready: false })], [stray]), {
+      kind: "wait",
+      reason: "member a2 is not healthy",
+    });
+    assert.deepEqual(nextStep(3, [m("a1"), m("a2", { deleting: true })], [stray]), {
+      kind: "wait",
+      reason: "member a2 is leaving",
+    });
+  });
+
   it("never grows a cluster with an unhealthy member", () => {
     const sick = m("a2", { etcd: { id: "y", learner: false, healthy: false } });
     assert.deepEqual(nextStep(3, [m("a1"), sick]), {

@@ -5,7 +5,8 @@
  * once, then change one member at a time — a new member joins as a learner and
  * is promoted when it has caught up; the newest member goes first on scale
  * down; nothing is added or removed while a member is unhealthy, joining,
- * promoting or leaving. `replicas: 0` keeps one dormant member (no pod).
+ * promoting or leaving; an etcd member without an EtcdMember is removed
+ * first. `replicas: 0` keeps one dormant member (no pod).
  */
 
 export interface ObservedMember {
@@ -27,13 +28,20 @@ export type Step =
   | { kind: "add"; member: string }
   | { kind: "promote"; member: string; id: string }
   | { kind: "remove"; member: string }
+  | { kind: "removeStray"; name: string; id: string }
   | { kind: "wait"; reason: string }
   | { kind: "steady" };
 
 const byAge = (a: ObservedMember, b: ObservedMember) =>
   a.created < b.created ? -1 : a.created > b.created ? 1 : a.name < b.name ? -1 : 1;
 
-export function nextStep(replicas: number, observed: ObservedMember[]): Step {
+/** An entry of etcd's member list that no EtcdMember stands for (its EtcdMember went without leaving). */
+export interface Stray {
+  name: string;
+  id: string;
+}
+
+export function nextStep(replicas: number, observed: ObservedMember[], strays: Stray[] = []): Step {
   const leaving = observed.find((m) => m.deleting);
   if (leaving) return { kind: "wait", reason: `member ${leaving.name} is leaving` };
   const live = [...observed].sort(byAge);
@@ -52,6 +60,8 @@ export function nextStep(replicas: number, observed: ObservedMember[]): Step {
   if (replicas === 0 && live.length === 1) return { kind: "steady" };
   const unwell = live.find((m) => !m.ready || !m.etcd?.healthy);
   if (unwell) return { kind: "wait", reason: `member ${unwell.name} is not healthy` };
+  const stray = strays[0];
+  if (stray) return { kind: "removeStray", ...stray };
   if (live.length < target) return { kind: "create", count: 1 };
   if (live.length > target) return { kind: "remove", member: newest!.name };
   return { kind: "steady" };
