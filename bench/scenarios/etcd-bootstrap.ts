@@ -8,9 +8,9 @@
  */
 import type { HttpClient } from "../../src/client/index.js";
 import { clientFromKubeconfig } from "../../src/client/index.js";
-import { etcdClusterObject, tlsSecrets } from "../../test/support/etcd-cluster.js";
+import { etcdClusterObject, etcdHearthArgs, tlsSecrets } from "../../test/support/etcd-cluster.js";
 import { startHearth, waitFor } from "../../test/support/hearth-process.js";
-import { stopAndClean, testPodCidr } from "../../test/support/node-pods.js";
+import { stopAndClean } from "../../test/support/node-pods.js";
 import { startTrio } from "../etcd-trio.js";
 import { type LatencySummary, round, summarize } from "../stats.js";
 
@@ -87,7 +87,7 @@ async function operatorRun(
 }
 
 export async function etcdBootstrap(plan: EtcdBootstrapPlan): Promise<EtcdBootstrapResult> {
-  const h = await startHearth({ extraArgs: ["--pod-cidr", testPodCidr()] });
+  const h = await startHearth({ extraArgs: etcdHearthArgs() });
   const client = await clientFromKubeconfig(h.kubeconfig);
   const operator: number[] = [];
   const deletes: number[] = [];

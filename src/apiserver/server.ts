@@ -47,16 +47,20 @@ export interface ApiServerOptions extends AccessOptions {
   /** 0 picks a free port. */
   port: number;
   bookmarkIntervalMs?: number;
+  /** Where Services' ClusterIPs come from (default 127.2.0.0/16). */
+  serviceCidr?: string;
   log?: (msg: string, err?: unknown) => void;
 }
 
 export class ApiServer {
-  readonly registry = new ResourceRegistry(builtinTypes());
+  readonly registry: ResourceRegistry;
   private server?: Server;
   private listening = false;
   private closedPromise?: Promise<void>;
 
-  constructor(private readonly opts: ApiServerOptions) {}
+  constructor(private readonly opts: ApiServerOptions) {
+    this.registry = new ResourceRegistry(builtinTypes(opts.serviceCidr));
+  }
 
   get port(): number {
     return (this.server?.address() as AddressInfo | null)?.port ?? 0;
@@ -75,11 +79,13 @@ export class ApiServer {
       opts.log,
       namespaces,
     );
+    const storage = new StorageAdmission(opts.backend, opts.log);
     const limits = new LimitRanger(opts.backend, opts.log);
     const quotas = new ResourceQuotaAdmission(opts.backend, this.registry, opts.log);
     await Promise.all([
       policies.start(signal),
       namespaces.start(signal),
+      storage.start(signal),
       limits.start(signal),
       quotas.start(signal),
     ]);
@@ -89,6 +95,7 @@ export class ApiServer {
       { prefix: RBAC_PREFIX, progress: access.policy.progress },
       ...policies.cache.followed(),
       namespaces.followed(),
+      storage.followed(),
       limits.followed(),
       quotas.followed(),
     ]);
@@ -100,7 +107,7 @@ export class ApiServer {
       signal,
       admission: new AdmissionChain([
         ...access.admission,
-        new StorageAdmission(opts.backend, this.registry),
+        storage,
         limits,
         policies,
         ...(opts.admission ?? []),

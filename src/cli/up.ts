@@ -1,6 +1,6 @@
 /**
  * `hearth up [--data-dir DIR] [--port N] [--token-auth-file FILE]
- * [--volume-pool-size 100Gi] [--pod-cidr CIDR] [--node-name NAME]
+ * [--volume-pool-size 100Gi] [--pod-cidr CIDR] [--service-cidr CIDR] [--node-name NAME]
  * [--keep-workloads] [--no-node-agent] [--node-monitor-grace-period 40s]
  * [--etcd-servers URL[,URL] and the other etcd flags of `apiserver.ts`]`: runs the
  * platform on this machine. For now that is the apiserver on SQLite at
@@ -54,6 +54,7 @@ export async function up(argv: string[]): Promise<void> {
     tls: pki.serving,
     tokens: new Map([[pki.adminToken, "admin"], ...ids.tokens]),
     admission: [platformAdmission(() => platformClient, definitions)],
+    ...(args.flags.has("service-cidr") ? { serviceCidr: args.flags.get("service-cidr")! } : {}),
     ...(tokenFile ? { tokenUsers: loadTokenFile(resolve(tokenFile)) } : {}),
     clientCAs: [pki.ca.certPem],
     serviceAccountSigning: { keyPem: pki.serviceAccountKeyPem },

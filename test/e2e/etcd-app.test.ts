@@ -21,9 +21,10 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { parse } from "yaml";
 import type { KubeObject } from "../../src/api/types.js";
+import { etcdHearthArgs } from "../support/etcd-cluster.js";
 import { ETCDCTL_BIN } from "../support/etcd-process.js";
 import { type Hearth, run, startHearth, waitFor } from "../support/hearth-process.js";
-import { liveProcesses, stopAndClean, testPodCidr } from "../support/node-pods.js";
+import { liveProcesses, stopAndClean } from "../support/node-pods.js";
 
 const NS = "tenant-alpha";
 const TLS_SECRETS = [
@@ -46,12 +47,12 @@ describe("the Etcd app under hearth up", () => {
   let h: Hearth;
   let certDir: string;
   const dataDir = mkdtempSync(join(tmpdir(), "hearth-etcd-app-"));
-  const podCidr = testPodCidr();
-  /** Starts `hearth up` on `dataDir` (again, after a kill -9), with the same pod CIDR. */
+  const cidrs = etcdHearthArgs();
+  /** Starts `hearth up` on `dataDir` (again, after a kill -9), with the same pod and service CIDRs. */
   const start = async () => {
     h = await startHearth({
       dataDir,
-      extraArgs: ["--pod-cidr", podCidr, "--root-host", "example.org"],
+      extraArgs: [...cidrs, "--root-host", "example.org"],
       timeoutMs: 60_000,
     });
   };
@@ -86,6 +87,23 @@ describe("the Etcd app under hearth up", () => {
       "-p",
       JSON.stringify({ spec: { etcd: on } }),
     ]);
+  /** `kubectl wait` for the app's Ready; on a timeout the error shows the app and its EtcdCluster. */
+  const appReady = async (seconds: number) => {
+    const args = ["wait", "--for=condition=Ready", "etcds.apps.cozystack.io/etcd", "-n", NS];
+    const r = await h.kubectl([...args, `--timeout=${seconds}s`], {
+      timeoutMs: (seconds + 10) * 1000,
+    });
+    if (r.code === 0) return;
+    const state = await h.kubectl([
+      "get",
+      "etcds.apps.cozystack.io,etcdclusters",
+      "-n",
+      NS,
+      "-o",
+      "yaml",
+    ]);
+    assert.fail(`the Etcd app is not Ready after ${seconds}s: ${r.stderr}\n${state.stdout}`);
+  };
   /** What an installed etcd has on the machine: its volumes and its processes. */
   const footprint = async () => ({
     volumes: (await items(["get", "pv"]))
@@ -122,10 +140,7 @@ describe("the Etcd app under hearth up", () => {
       input: manifest("Etcd", "etcd", NS, { replicas: 1, size: "1Gi" }),
     });
     await setEtcd(true);
-    await h.kubectlOk(
-      ["wait", "--for=condition=Ready", "etcds.apps.cozystack.io/etcd", "-n", NS, "--timeout=120s"],
-      { timeoutMs: 130_000 },
-    );
+    await appReady(120);
     const app = await json(["get", "etcds.apps.cozystack.io", "etcd", "-n", NS]);
     assert.equal(app.metadata.labels?.["internal.cozystack.io/tenantmodule"], "true");
     assert.equal((app.spec as { replicas: number }).replicas, 1, "the user's replicas stay");
@@ -216,10 +231,7 @@ describe("the Etcd app under hearth up", () => {
       },
       120_000,
     );
-    await h.kubectlOk(
-      ["wait", "--for=condition=Ready", "etcds.apps.cozystack.io/etcd", "-n", NS, "--timeout=60s"],
-      { timeoutMs: 70_000 },
-    );
+    await appReady(60);
   });
 
   it("runs hearth etcd-defrag from the CronJob on every member, the leader last", async () => {
@@ -333,10 +345,7 @@ describe("the Etcd app under hearth up", () => {
       "the module app",
       async () => !(await absent(["etcds.apps.cozystack.io", "etcd", "-n", NS])),
     );
-    await h.kubectlOk(
-      ["wait", "--for=condition=Ready", "etcds.apps.cozystack.io/etcd", "-n", NS, "--timeout=120s"],
-      { timeoutMs: 130_000 },
-    );
+    await appReady(120);
     const app = await json(["get", "etcds.apps.cozystack.io", "etcd", "-n", NS]);
     assert.equal((app.spec as { replicas: number }).replicas, 3, "the module's default");
     const installed = await footprint();

@@ -17,6 +17,7 @@ import {
   type CertFiles,
   etcdClusterObject,
   etcdctlOk,
+  etcdHearthArgs,
   jsonpath,
   removeFiles,
   secretFiles,
@@ -29,14 +30,13 @@ import {
   killProcesses,
   type RecordedProcess,
   recordedProcesses,
-  testPodCidr,
 } from "../support/node-pods.js";
 
 const NAME = "crashy";
 
 describe("kill -9 of hearth up while an EtcdCluster changes membership", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "hearth-etcd-crash-"));
-  const args = ["--pod-cidr", testPodCidr()];
+  const args = etcdHearthArgs();
   const started: Hearth[] = [];
   const seen: RecordedProcess[] = [];
   let root: CertFiles | undefined;

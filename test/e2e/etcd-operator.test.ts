@@ -23,6 +23,7 @@ import {
   etcdClusterObject,
   etcdctl,
   etcdctlOk,
+  etcdHearthArgs,
   issueClientFiles,
   jsonpath,
   removeFiles,
@@ -36,7 +37,6 @@ import {
   killProcesses,
   recordedProcesses,
   stopAndClean,
-  testPodCidr,
 } from "../support/node-pods.js";
 
 const NAME = "etcd";
@@ -54,7 +54,7 @@ describe("etcd operator: a 3-member EtcdCluster with TLS and auth", () => {
   let endpoint = "";
 
   before(async () => {
-    h = await startHearth({ extraArgs: ["--pod-cidr", testPodCidr()] });
+    h = await startHearth({ extraArgs: etcdHearthArgs() });
   });
   after(async () => {
     removeFiles(root, ...files);

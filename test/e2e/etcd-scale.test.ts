@@ -13,6 +13,7 @@ import {
   etcdClusterObject,
   etcdctl,
   etcdctlOk,
+  etcdHearthArgs,
   jsonpath,
   removeFiles,
   secretFiles,
@@ -20,7 +21,7 @@ import {
   waitClusterReady,
 } from "../support/etcd-cluster.js";
 import { type Hearth, startHearth, waitFor } from "../support/hearth-process.js";
-import { applyObjects, stopAndClean, testPodCidr } from "../support/node-pods.js";
+import { applyObjects, stopAndClean } from "../support/node-pods.js";
 
 const NAME = "scaled";
 
@@ -36,7 +37,7 @@ describe("etcd operator: scaling 1 → 3 → 1 under load", () => {
   let root: CertFiles | undefined;
 
   before(async () => {
-    h = await startHearth({ extraArgs: ["--pod-cidr", testPodCidr()] });
+    h = await startHearth({ extraArgs: etcdHearthArgs() });
   });
   after(async () => {
     removeFiles(root);

@@ -1,6 +1,6 @@
 /**
- * Helpers for end-to-end tests of EtcdClusters under a real `hearth up`: the
- * manifest of a cluster (its five TLS Secrets named after it), waiting for it
+ * Helpers for end-to-end tests of EtcdClusters under a real `hearth up`: its
+ * address ranges, the manifest of a cluster (its five TLS Secrets named after it), waiting for it
  * to be Ready, certificate files from its Secrets (or a fresh client
  * certificate with any CN, issued from its CA Secret with src/pki), the real
  * etcdctl over TLS through a ClusterIP, and what is left of a cluster after
@@ -11,6 +11,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { issueLeaf } from "../../src/pki/index.js";
 import { type Hearth, type RunResult, run, waitFor } from "./hearth-process.js";
+import { testPodCidr } from "./node-pods.js";
+
+/**
+ * `hearth up` flags for a test that runs EtcdClusters: a pod CIDR and a service
+ * CIDR (a /24 in 127.3–9.x, away from the default 127.2.0.0/16 and the pod
+ * ranges) of its own. The operator's Services take the lowest free ClusterIPs
+ * and the node's proxy listens on them, so two hearths on the default range
+ * at once would both want 127.2.0.1.
+ */
+export function etcdHearthArgs(): string[] {
+  const third = 1 + Math.floor(Math.random() * 250);
+  const serviceCidr = `127.${3 + Math.floor(Math.random() * 7)}.${third}.0/24`;
+  return ["--pod-cidr", testPodCidr(), "--service-cidr", serviceCidr];
+}
 
 export interface ClusterOptions {
   namespace?: string;

@@ -6,6 +6,8 @@
  *   default class the claim is left as it is.
  * - PersistentVolumeClaimResize (validating): a claim's storage request may grow
  *   only when its class allows volume expansion.
+ * StorageClasses are read from a watch-fed cache (store/object-cache.ts), as
+ * kube's plugins read their lister.
  */
 import { ForbiddenError } from "../../api/errors.js";
 import { compareQuantities, isQuantity } from "../../api/quantity.js";
@@ -17,8 +19,8 @@ import {
   type StorageClass,
 } from "../../api/storage.js";
 import type { Backend } from "../../storage/backend.js";
-import type { ResourceRegistry } from "../resources/registry.js";
-import { ObjectStore } from "../store/object-store.js";
+import type { FollowedPrefix } from "../store/cache-sync.js";
+import { ObjectCache } from "../store/object-cache.js";
 import type { AdmissionAttributes, AdmissionPlugin } from "./types.js";
 
 function isClaimWrite(attrs: AdmissionAttributes): boolean {
@@ -31,31 +33,39 @@ function isClaimWrite(attrs: AdmissionAttributes): boolean {
 
 export class StorageAdmission implements AdmissionPlugin {
   readonly name = "DefaultStorageClass,PersistentVolumeClaimResize";
-  private readonly store: ObjectStore;
+  private readonly cache: ObjectCache;
 
-  constructor(
-    backend: Backend,
-    private readonly registry: ResourceRegistry,
-  ) {
-    this.store = new ObjectStore(backend);
+  constructor(backend: Backend, log?: (msg: string, err?: unknown) => void) {
+    this.cache = new ObjectCache(
+      backend,
+      { group: "storage.k8s.io", plural: "storageclasses", namespaced: false },
+      log,
+    );
   }
 
-  private async classes(): Promise<StorageClass[]> {
-    const t = this.registry.lookup("storage.k8s.io", "v1", "storageclasses");
-    if (!t) return [];
-    return (await this.store.list(t, {})).items as StorageClass[];
+  /** Loads the StorageClasses, then follows them until `signal` aborts. */
+  start(signal: AbortSignal): Promise<void> {
+    return this.cache.start(signal);
   }
 
-  async admit(attrs: AdmissionAttributes): Promise<void> {
+  followed(): FollowedPrefix {
+    return this.cache.followed();
+  }
+
+  private classes(): StorageClass[] {
+    return this.cache.list("") as StorageClass[];
+  }
+
+  admit(attrs: AdmissionAttributes): void {
     if (attrs.operation !== "CREATE" || !isClaimWrite(attrs) || !attrs.object) return;
     const pvc = attrs.object as PersistentVolumeClaim;
     if (pvc.spec?.storageClassName !== undefined) return;
     if (pvc.metadata.annotations?.[BETA_CLASS_ANNOTATION] !== undefined) return;
-    const chosen = chooseDefaultClass(await this.classes());
+    const chosen = chooseDefaultClass(this.classes());
     if (chosen) pvc.spec = { ...pvc.spec, storageClassName: chosen.metadata.name! };
   }
 
-  async validate(attrs: AdmissionAttributes): Promise<string[]> {
+  validate(attrs: AdmissionAttributes): string[] {
     if (attrs.operation !== "UPDATE" || !isClaimWrite(attrs)) return [];
     const pvc = attrs.object as PersistentVolumeClaim;
     const old = attrs.oldObject as PersistentVolumeClaim;
@@ -63,7 +73,7 @@ export class StorageAdmission implements AdmissionPlugin {
     const before = old.spec?.resources?.requests?.storage;
     if (!isQuantity(now) || !isQuantity(before) || compareQuantities(now!, before!) <= 0) return [];
     const className = claimClassName(old);
-    const sc = (await this.classes()).find((c) => c.metadata.name === className);
+    const sc = this.cache.get(undefined, className ?? "") as StorageClass | undefined;
     if (!old.spec?.volumeName || !className || sc?.allowVolumeExpansion !== true)
       throw new ForbiddenError(
         { group: "", resource: "persistentvolumeclaims", name: attrs.name },

@@ -155,8 +155,8 @@ const leases = builtinType({
   ],
 });
 
-/** Every built-in kind, in discovery order. */
-export function builtinTypes(): ResourceType[] {
+/** Every built-in kind, in discovery order; Services get ClusterIPs from `serviceCidr`. */
+export function builtinTypes(serviceCidr?: string): ResourceType[] {
   return [
     namespaceType,
     podType,
@@ -172,7 +172,7 @@ export function builtinTypes(): ResourceType[] {
     eventsV1Type,
     ...RBAC_TYPES,
     ...AUTH_REVIEW_TYPES,
-    ...serviceTypes(),
+    ...serviceTypes(serviceCidr),
     ...STORAGE_TYPES,
     ...BATCH_TYPES,
     ...QUOTA_TYPES,

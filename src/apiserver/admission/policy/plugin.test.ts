@@ -248,6 +248,27 @@ describe("ValidatingAdmissionPolicyPlugin", () => {
     );
   });
 
+  it("reads the request's namespace through the lookup it is given (the apiserver's cache)", async () => {
+    const cached = new ValidatingAdmissionPolicyPlugin(backend, registry, undefined, {
+      lookup: async (name) => ({
+        apiVersion: "v1",
+        kind: "Namespace",
+        metadata: { name, labels: { env: "prod", tier: "from-cache" } },
+      }),
+    });
+    await cached.start(stop.signal);
+    await policy("p", {
+      validations: [{ expression: "namespaceObject.metadata.labels.tier == 'from-cache'" }],
+    });
+    await binding("b", {
+      policyName: "p",
+      matchResources: { namespaceSelector: { matchLabels: { env: "prod" } } },
+    });
+    assert.deepEqual(await cached.validate(attrs()), []);
+    // The stored namespace has no such label: the plugin reading storage refuses.
+    await refusal(attrs());
+  });
+
   it("feeds params by name, by selector, and applies parameterNotFoundAction", async () => {
     for (const [name, max] of [
       ["limits", "1"],
