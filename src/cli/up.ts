@@ -13,15 +13,11 @@
  * `--keep-workloads`. With it runs the node's service proxy, listening on each
  * Service's ClusterIP:port (`--no-node-agent`: neither runs).
  */
-import { mkdirSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { pino } from "pino";
-import { ApiServer, loadTokenFile } from "../apiserver/index.js";
-import { type Client, createHttpClient, writeKubeconfig } from "../client/index.js";
+import { join } from "node:path";
+import { type Client, createHttpClient } from "../client/index.js";
 import { runCoreControllers } from "../controllers/index.js";
-import { openBackendFromFlags, startCompactorFromFlags } from "./apiserver.js";
-import { durationFlag, intFlag, parseArgs, quantityFlag } from "./args.js";
-import { ensurePki } from "./data-dir.js";
+import { serveApi } from "./apiserver.js";
+import { durationFlag, parseArgs, quantityFlag } from "./args.js";
 import { agentOptions, NODE_BOOLEAN_FLAGS, startNodeAgent } from "./node.js";
 import {
   checkedInDefinitions,
@@ -32,47 +28,17 @@ import {
 
 export async function up(argv: string[]): Promise<void> {
   const args = parseArgs(argv, [...NODE_BOOLEAN_FLAGS, "no-node-agent"]);
-  const dataDir = resolve(args.flags.get("data-dir") ?? ".hearth");
-  const port = intFlag(args, "port", 6443);
-  const host = args.flags.get("host") ?? "127.0.0.1";
-  const log = pino({ name: "hearth" }, pino.destination(2));
-  mkdirSync(dataDir, { recursive: true });
-
-  const pki = await ensurePki(dataDir, {
-    dns: ["localhost", "hearth", "kubernetes.default.svc"],
-    ips: ["127.0.0.1", ...(host !== "127.0.0.1" && host !== "0.0.0.0" ? [host] : [])],
-  });
-  const backend = await openBackendFromFlags(args, dataDir);
-  const controller = new AbortController();
-  const logError = (msg: string, err?: unknown) => log.error({ err }, msg);
-  const tokenFile = args.flags.get("token-auth-file");
   const ids = platformIdentities();
   const definitions = checkedInDefinitions();
   let platformClient: Client | undefined;
-  const server = new ApiServer({
-    backend,
-    tls: pki.serving,
-    tokens: new Map([[pki.adminToken, "admin"], ...ids.tokens]),
+  const api = await serveApi(args, {
+    name: "hearth",
+    kubeconfigName: () => "admin.kubeconfig",
+    extraTokens: ids.tokens,
     admission: [platformAdmission(() => platformClient, definitions)],
-    ...(args.flags.has("service-cidr") ? { serviceCidr: args.flags.get("service-cidr")! } : {}),
-    ...(tokenFile ? { tokenUsers: loadTokenFile(resolve(tokenFile)) } : {}),
-    clientCAs: [pki.ca.certPem],
-    serviceAccountSigning: { keyPem: pki.serviceAccountKeyPem },
-    rbac: true,
-    host,
-    port,
-    log: logError,
   });
-  await server.start(controller.signal);
-  startCompactorFromFlags(backend, args, logError, controller.signal);
-  const server_url = `https://${host === "0.0.0.0" ? "127.0.0.1" : host}:${server.port}`;
-  const kubeconfig = join(dataDir, "admin.kubeconfig");
-  await writeKubeconfig(kubeconfig, {
-    server: server_url,
-    caPem: pki.ca.certPem,
-    token: pki.adminToken,
-    contextName: "hearth",
-  });
+  const { server, backend, pki, kubeconfig, controller, dataDir, log, logError } = api;
+  const server_url = api.url;
 
   // The core controllers reach the API like any client, as system:hearth:controller-manager.
   const controllerClient = createHttpClient({

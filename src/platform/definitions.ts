@@ -92,17 +92,24 @@ function specSchema(def: ApplicationDefinition): JsonSchema {
 
 /**
  * A CRD's root schema: apiVersion, kind, metadata, the given fields, and a
- * free-form status the controllers own.
+ * status: free-form unless its fields are given; `required` names the
+ * top-level fields that must be present.
  */
-export function rootSchema(fields: Record<string, JsonSchema>): JsonSchema {
+export function rootSchema(
+  fields: Record<string, JsonSchema>,
+  opts: { required?: string[]; status?: Record<string, JsonSchema> } = {},
+): JsonSchema {
   return {
     type: "object",
+    ...(opts.required ? { required: opts.required } : {}),
     properties: {
       apiVersion: { type: "string" },
       kind: { type: "string" },
       metadata: { type: "object" },
       ...fields,
-      status: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+      status: opts.status
+        ? { type: "object", properties: opts.status }
+        : { type: "object", "x-kubernetes-preserve-unknown-fields": true },
     },
   };
 }

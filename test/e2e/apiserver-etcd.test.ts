@@ -56,10 +56,11 @@ async function startApiserver(
   etcd: EtcdProcess,
   dataDir: string,
   home: string,
+  prefix = "/hearth",
 ): Promise<ApiserverProcess> {
   const child = spawn(
     process.execPath,
-    [HEARTH_MAIN, "apiserver", "--data-dir", dataDir, "--port", "0", ...etcdFlags(etcd, "/hearth")],
+    [HEARTH_MAIN, "apiserver", "--data-dir", dataDir, "--port", "0", ...etcdFlags(etcd, prefix)],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   let out = "";
@@ -380,7 +381,7 @@ describe("hearth up on etcd", () => {
     await etcd?.stop();
   });
 
-  it("runs the platform and serves kubectl", async () => {
+  it("runs the platform and serves kubectl, also through a second apiserver", async () => {
     const hearth = await startHearth({
       extraArgs: ["--no-node-agent", ...etcdFlags(etcd, "/up")],
       timeoutMs: 90_000,
@@ -415,6 +416,35 @@ describe("hearth up on etcd", () => {
       ]);
       assert.equal(keys.code, 0, keys.stderr);
       assert.match(keys.stdout, /\/up\/registry\/core\/configmaps\/on-etcd\/c/);
+
+      // A second, bare apiserver on the same etcd serves the same API, the
+      // platform's kinds and admission checks included; the first one's
+      // apps engine reconciles what is created through it.
+      const home = mkdtempSync(join(tmpdir(), "hearth-kubectl-home-"));
+      const b = await startApiserver(etcd, hearth.dataDir, home, "/up");
+      try {
+        const tenant = (name: string) =>
+          `{"apiVersion":"apps.cozystack.io/v1alpha1","kind":"Tenant","metadata":{"name":"${name}","namespace":"tenant-root"},"spec":{}}`;
+        const bad = await b.kubectl(["create", "-f", "-"], tenant("bad-name"));
+        assert.notEqual(bad.code, 0);
+        assert.match(bad.stderr, /metadata\.name.*lowercase letters and digits/);
+        await b.kubectlOk(["create", "-f", "-"], tenant("viab"));
+        await b.kubectlOk([
+          "wait",
+          "--for=condition=Ready",
+          "tenants/viab",
+          "-n",
+          "tenant-root",
+          "--timeout=60s",
+        ]);
+        assert.equal(
+          await hearth.kubectlOk(["get", "namespace", "tenant-viab", "-o", "name"]),
+          "namespace/tenant-viab\n",
+        );
+      } finally {
+        await b.stop();
+        rmSync(home, { recursive: true, force: true });
+      }
     } finally {
       await hearth.cleanup();
     }

@@ -9,6 +9,7 @@
  * certificate; other drivers need TLS or basic auth.
  */
 import type { KubeObject } from "../../api/types.js";
+import { rootSchema } from "../definitions.js";
 
 export const DATASTORE_GROUP = "kamaji.clastix.io";
 export const DATASTORE_API_VERSION = `${DATASTORE_GROUP}/v1alpha1`;
@@ -134,33 +135,25 @@ export const DATASTORE_CRD: KubeObject = {
           { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" },
         ],
         schema: {
-          openAPIV3Schema: {
-            type: "object",
-            required: ["spec"],
-            properties: {
-              apiVersion: { type: "string" },
-              kind: { type: "string" },
-              metadata: { type: "object" },
-              spec,
+          openAPIV3Schema: rootSchema(
+            { spec },
+            {
+              required: ["spec"],
               status: {
-                type: "object",
-                properties: {
-                  usedBy: {
-                    type: "array",
-                    items: { type: "string" },
-                    description:
-                      "the tenant control planes (namespace/name) that use this DataStore",
-                  },
-                  ready: { type: "boolean" },
-                  observedGeneration: { type: "integer" },
-                  conditions: {
-                    type: "array",
-                    items: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
-                  },
+                usedBy: {
+                  type: "array",
+                  items: { type: "string" },
+                  description: "the tenant control planes (namespace/name) that use this DataStore",
+                },
+                ready: { type: "boolean" },
+                observedGeneration: { type: "integer" },
+                conditions: {
+                  type: "array",
+                  items: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
                 },
               },
             },
-          },
+          ),
         },
       },
     ],

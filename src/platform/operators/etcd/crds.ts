@@ -5,6 +5,7 @@
  * options, tls and auth immutable once set.
  */
 import type { KubeObject } from "../../../api/types.js";
+import { rootSchema } from "../../definitions.js";
 import { ETCD_GROUP } from "./types.js";
 
 type Schema = Record<string, unknown>;
@@ -134,21 +135,9 @@ const conditions = {
 };
 
 /** A version's schema: the object with a required spec and a status of these fields. */
-function schema(spec: Schema, status: Record<string, Schema>): Schema {
-  return {
-    openAPIV3Schema: {
-      type: "object",
-      required: ["spec"],
-      properties: {
-        apiVersion: { type: "string" },
-        kind: { type: "string" },
-        metadata: { type: "object" },
-        spec,
-        status: { type: "object", properties: status },
-      },
-    },
-  };
-}
+const schema = (spec: Schema, status: Record<string, Schema>): Schema => ({
+  openAPIV3Schema: rootSchema({ spec }, { required: ["spec"], status }),
+});
 
 function crd(kind: string, plural: string, version: Schema): KubeObject {
   return {
