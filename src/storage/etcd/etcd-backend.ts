@@ -58,7 +58,13 @@ export async function openEtcdBackend(opts: EtcdBackendOptions): Promise<EtcdBac
     compacts: opts.compact ?? true,
     maxValueBytes: opts.maxValueBytes ?? ETCD_MAX_REQUEST_BYTES,
   });
-  await backend.currentRevision();
+  try {
+    await backend.currentRevision();
+  } catch (e) {
+    // Refused (no access, wrong CA, unreachable): release the client's channels.
+    await backend.close();
+    throw e;
+  }
   return backend;
 }
 

@@ -86,9 +86,12 @@ export function watchTests(open: OpenBackend): void {
       const writer = new Recorder();
       const options = writer.options(await b.currentRevision());
       const onEvent = options.onEvent;
+      // Awaited before the backend closes: on etcd the watch may deliver the
+      // write before the write's own response arrives.
+      let second: Promise<unknown> | undefined;
       options.onEvent = (event) => {
         onEvent(event);
-        if (event.kv.key === "/a/first") void b.create("/a/second", "from a callback");
+        if (event.kv.key === "/a/first") second = b.create("/a/second", "from a callback");
       };
       await b.watch("/a/", options, writer.signal);
       const other = new Recorder();
@@ -96,6 +99,7 @@ export function watchTests(open: OpenBackend): void {
       await b.create("/a/first", "x");
       await other.waitForEvents(2);
       await writer.waitForEvents(2);
+      await second;
       for (const rec of [writer, other]) {
         assert.deepEqual(
           rec.events.map((e) => e.kv.key),
