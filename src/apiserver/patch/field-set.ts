@@ -19,6 +19,33 @@ interface SetNode {
 
 const newNode = (): SetNode => ({ member: false, children: new Map() });
 
+function hasMember(node: SetNode): boolean {
+  for (const child of node.children.values()) if (child.member || hasMember(child)) return true;
+  return false;
+}
+
+/**
+ * A new tree of the paths whose membership in `a` and `b` satisfies `keep`, without
+ * subtrees that hold no member (the same tree as inserting those paths one by one).
+ * `bOnly`: whether a child only `b` has can hold kept paths (true for a union).
+ */
+function combine(
+  a: SetNode | undefined,
+  b: SetNode | undefined,
+  keep: (inA: boolean, inB: boolean) => boolean,
+  bOnly: boolean,
+): SetNode | undefined {
+  const out = newNode();
+  out.member = keep(a?.member ?? false, b?.member ?? false);
+  const visit = (pe: PathElement) => {
+    const child = combine(a?.children.get(pe), b?.children.get(pe), keep, bOnly);
+    if (child) out.children.set(pe, child);
+  };
+  if (a) for (const pe of a.children.keys()) visit(pe);
+  if (b && bOnly) for (const pe of b.children.keys()) if (!a?.children.has(pe)) visit(pe);
+  return out.member || out.children.size > 0 ? out : undefined;
+}
+
 export class FieldSet {
   private constructor(private readonly root: SetNode) {}
 
@@ -84,9 +111,7 @@ export class FieldSet {
   }
 
   isEmpty(): boolean {
-    const anyMember = (node: SetNode): boolean =>
-      [...node.children.values()].some((c) => c.member || anyMember(c));
-    return !anyMember(this.root);
+    return !hasMember(this.root);
   }
 
   /** Every path, in SMD order: a level's members first, then each child's subtree. */
@@ -102,15 +127,19 @@ export class FieldSet {
   }
 
   union(other: FieldSet): FieldSet {
-    return FieldSet.of([...this.paths(), ...other.paths()]);
+    return FieldSet.fromRoot(combine(this.root, other.root, (a, b) => a || b, true));
   }
 
   difference(other: FieldSet): FieldSet {
-    return FieldSet.of(this.paths().filter((p) => !other.has(p)));
+    return FieldSet.fromRoot(combine(this.root, other.root, (a, b) => a && !b, false));
   }
 
   intersection(other: FieldSet): FieldSet {
-    return FieldSet.of(this.paths().filter((p) => other.has(p)));
+    return FieldSet.fromRoot(combine(this.root, other.root, (a, b) => a && b, false));
+  }
+
+  private static fromRoot(root: SetNode | undefined): FieldSet {
+    return root ? new FieldSet({ ...root, member: false }) : FieldSet.empty();
   }
 
   toFieldsV1(): FieldsV1 {

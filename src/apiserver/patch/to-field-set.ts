@@ -107,8 +107,8 @@ export function withNamedFieldsAsMembers(set: FieldSet, schema: Schema | undefin
   return out;
 }
 
-/** Paths the server owns, never recorded in managedFields. */
-const SERVER_OWNED: FieldPath[] = [
+/** Paths the server owns, never recorded in managedFields (built once; never modified). */
+const SERVER_OWNED = FieldSet.of([
   ["f:apiVersion"],
   ["f:kind"],
   ["f:metadata"],
@@ -123,10 +123,10 @@ const SERVER_OWNED: FieldPath[] = [
     "managedFields",
     "resourceVersion",
   ].map((field) => ["f:metadata", fieldElement(field)]),
-];
+]);
 
 export function withoutServerOwned(set: FieldSet): FieldSet {
-  return set.difference(FieldSet.of(SERVER_OWNED));
+  return set.difference(SERVER_OWNED);
 }
 
 /** The FieldsV1 set of an object, as a managedFields entry of an applier would record it. */
