@@ -10,7 +10,7 @@ import { rfc3339 } from "../../api/time.js";
 import type { KubeObject } from "../../api/types.js";
 import type { Backend, KeyValue, StorageEvent } from "../../storage/backend.js";
 import type { ResourceRegistry } from "../resources/registry.js";
-import { relistUntilDone, WatchProgress } from "../store/cache-sync.js";
+import { followPrefix, WatchProgress } from "../store/cache-sync.js";
 import { collectionPrefix } from "../store/keys.js";
 import { decodeObject, encodeObject } from "../store/object-store.js";
 import { CRD_CLEANUP_FINALIZER, crdResourceType } from "./crd-kind.js";
@@ -49,27 +49,21 @@ export class CrdRegistrar {
   ) {}
 
   /** Serves every stored CRD, then follows changes until `signal` aborts. */
-  async start(signal: AbortSignal): Promise<void> {
+  start(signal: AbortSignal): Promise<void> {
     this.signal = signal;
-    const prefix = collectionPrefix(crdResourceType);
-    const page = await this.backend.list(prefix);
-    const listed = page.items.map((kv) => decodeObject(kv));
-    const names = new Set(listed.map((crd) => crd.metadata.name!));
-    for (const name of this.served) if (!names.has(name)) this.forget(name);
-    for (const crd of listed) this.observe(crd);
-    this.progress.observe(page.revision);
-    await this.backend.watch(
-      prefix,
+    return followPrefix(
+      this.backend,
+      collectionPrefix(crdResourceType),
       {
-        after: page.revision,
-        onEvent: (ev) => this.onEvent(ev),
-        onError: (err) => {
-          if (signal.aborted) return;
-          this.log("CRD watch ended; relisting", err);
-          relistUntilDone("CRD", () => this.start(signal), signal, this.log);
+        load: (items) => {
+          const listed = items.map((kv) => decodeObject(kv));
+          const names = new Set(listed.map((crd) => crd.metadata.name!));
+          for (const name of this.served) if (!names.has(name)) this.forget(name);
+          for (const crd of listed) this.observe(crd);
         },
+        onEvent: (ev) => this.onEvent(ev),
       },
-      signal,
+      { what: "CRD", progress: this.progress, signal, log: this.log },
     );
   }
 
@@ -82,7 +76,6 @@ export class CrdRegistrar {
     const crd = decodeObject(ev.kv);
     if (ev.type === "delete") this.forget(crd.metadata.name!);
     else this.observe(crd);
-    this.progress.observe(ev.kv.modRevision);
   }
 
   private forget(name: string): void {

@@ -7,7 +7,7 @@
  * the watch. A broken watch (backend closed, watcher too slow) is replaced by a relist.
  */
 import type { Backend, KeyValue, StorageEvent } from "../../storage/backend.js";
-import { relistUntilDone, WatchProgress } from "../store/cache-sync.js";
+import { followPrefix, WatchProgress } from "../store/cache-sync.js";
 import { collectionPrefix } from "../store/keys.js";
 import { decodeObject } from "../store/object-store.js";
 import { type ClusterRole, RBAC_GROUP, type Role, type RoleBinding } from "./types.js";
@@ -69,29 +69,21 @@ export class PolicyCache implements PolicyReader {
   ) {}
 
   /** Loads everything, then follows changes until `signal` aborts. */
-  async start(signal: AbortSignal): Promise<void> {
-    const page = await this.backend.list(RBAC_PREFIX);
-    for (const plural of PLURALS) this.objects[plural as PolicyPlural].clear();
-    this.bindingsByNamespace.clear();
-    for (const kv of page.items) this.put(kv);
-    this.progress.observe(page.revision);
-    await this.backend.watch(
+  start(signal: AbortSignal): Promise<void> {
+    return followPrefix(
+      this.backend,
       RBAC_PREFIX,
       {
-        after: page.revision,
-        onEvent: (ev) => this.onEvent(ev),
-        onError: (err) => {
-          if (signal.aborted) return;
-          this.log("RBAC policy watch ended; relisting", err);
-          relistUntilDone(
-            "RBAC policy",
-            () => this.start(signal).then(() => this.notify({ plural: "clusterroles" })),
-            signal,
-            this.log,
-          );
+        load: (items, relisted) => {
+          for (const plural of PLURALS) this.objects[plural as PolicyPlural].clear();
+          this.bindingsByNamespace.clear();
+          for (const kv of items) this.put(kv);
+          // Anything may have changed while the watch was down: aggregation looks again.
+          if (relisted) this.notify({ plural: "clusterroles" });
         },
+        onEvent: (ev) => this.onEvent(ev),
       },
-      signal,
+      { what: "RBAC policy", progress: this.progress, signal, log: this.log },
     );
   }
 
@@ -126,7 +118,6 @@ export class PolicyCache implements PolicyReader {
     if (ev.type === "delete") this.remove(parsed.plural, parsed.id);
     else this.put(ev.kv);
     this.notify({ plural: parsed.plural, name: parsed.id });
-    this.progress.observe(ev.kv.modRevision);
   }
 
   private put(kv: KeyValue): void {

@@ -7,7 +7,7 @@
  * or a binding in effect, once the request that wrote it has returned, writes
  * under a cache's prefix wait (bounded) until that cache has seen them.
  */
-import type { Backend, KeyValue } from "../../storage/backend.js";
+import type { Backend, KeyValue, StorageEvent } from "../../storage/backend.js";
 
 /** How far a cache's watch has delivered. */
 export class WatchProgress {
@@ -92,4 +92,57 @@ export function relistUntilDone(
     const timer = setTimeout(() => relistUntilDone(what, relist, signal, log), RELIST_RETRY_MS);
     signal.addEventListener("abort", () => clearTimeout(timer), { once: true });
   });
+}
+
+/** A cache that `followPrefix` keeps: replaced by each list, then changed by each event. */
+export interface PrefixFollower {
+  /** Replaces the cache's content with a list's items; `relisted` after a broken watch. */
+  load(items: KeyValue[], relisted: boolean): void;
+  onEvent(event: StorageEvent): void;
+}
+
+/**
+ * The informer loop every apiserver cache runs: list `prefix`, load it, then
+ * watch from the list's revision, recording in `progress` how far it has
+ * delivered (for `syncedWrites`); a broken watch (etcd restarted, watcher too
+ * slow) is replaced by a relist, retried until it succeeds. Resolves once the
+ * first watch is established.
+ */
+export async function followPrefix(
+  backend: Backend,
+  prefix: string,
+  follower: PrefixFollower,
+  opts: {
+    what: string;
+    progress: WatchProgress;
+    signal: AbortSignal;
+    log: (msg: string, err?: unknown) => void;
+  },
+  relisted = false,
+): Promise<void> {
+  const { progress, signal, log, what } = opts;
+  const page = await backend.list(prefix);
+  follower.load(page.items, relisted);
+  progress.observe(page.revision);
+  await backend.watch(
+    prefix,
+    {
+      after: page.revision,
+      onEvent: (ev) => {
+        follower.onEvent(ev);
+        progress.observe(ev.kv.modRevision);
+      },
+      onError: (err) => {
+        if (signal.aborted) return;
+        log(`${what} watch ended; relisting`, err);
+        relistUntilDone(
+          what,
+          () => followPrefix(backend, prefix, follower, opts, true),
+          signal,
+          log,
+        );
+      },
+    },
+    signal,
+  );
 }

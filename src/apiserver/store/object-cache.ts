@@ -11,7 +11,7 @@
 import type { KubeObject } from "../../api/types.js";
 import type { Backend, StorageEvent } from "../../storage/backend.js";
 import type { ResourceType } from "../resources/resource-type.js";
-import { type FollowedPrefix, relistUntilDone, WatchProgress } from "./cache-sync.js";
+import { type FollowedPrefix, followPrefix, WatchProgress } from "./cache-sync.js";
 import { collectionPrefix } from "./keys.js";
 import { decodeObject } from "./object-store.js";
 
@@ -33,23 +33,18 @@ export class ObjectCache {
   }
 
   /** Loads the collection, then follows it until `signal` aborts. */
-  async start(signal: AbortSignal): Promise<void> {
-    const page = await this.backend.list(this.prefix);
-    this.byNamespace.clear();
-    for (const kv of page.items) this.put(decodeObject(kv));
-    this.progress.observe(page.revision);
-    await this.backend.watch(
+  start(signal: AbortSignal): Promise<void> {
+    return followPrefix(
+      this.backend,
       this.prefix,
       {
-        after: page.revision,
-        onEvent: (ev) => this.onEvent(ev),
-        onError: (err) => {
-          if (signal.aborted) return;
-          this.log(`${this.kind.plural} cache watch ended; relisting`, err);
-          relistUntilDone(`${this.kind.plural} cache`, () => this.start(signal), signal, this.log);
+        load: (items) => {
+          this.byNamespace.clear();
+          for (const kv of items) this.put(decodeObject(kv));
         },
+        onEvent: (ev) => this.onEvent(ev),
       },
-      signal,
+      { what: `${this.kind.plural} cache`, progress: this.progress, signal, log: this.log },
     );
   }
 
@@ -85,7 +80,6 @@ export class ObjectCache {
       if (ev.type === "delete") this.remove(obj);
       else this.put(obj);
     }
-    this.progress.observe(ev.kv.modRevision);
   }
 
   private namespaceOf(obj: KubeObject): string {

@@ -6,7 +6,7 @@
  * compiled on first use and kept until its generation changes.
  */
 import type { Backend, StorageEvent } from "../../../storage/backend.js";
-import { type FollowedPrefix, relistUntilDone, WatchProgress } from "../../store/cache-sync.js";
+import { type FollowedPrefix, followPrefix, WatchProgress } from "../../store/cache-sync.js";
 import { collectionPrefix } from "../../store/keys.js";
 import { decodeObject } from "../../store/object-store.js";
 import type { Binding, Policy } from "./api-types.js";
@@ -79,39 +79,26 @@ export class PolicyCache {
     }));
   }
 
-  /** Lists `prefix` (after `reset`), then watches it; a broken watch (etcd restarted) relists. */
-  private async follow(
+  /** Loads `prefix` (after `reset`), then follows it; a broken watch (etcd restarted) relists. */
+  private follow(
     prefix: string,
     onEvent: (ev: StorageEvent) => void,
     reset: () => void,
     progress: WatchProgress,
     signal: AbortSignal,
   ): Promise<void> {
-    const page = await this.backend.list(prefix);
-    reset();
-    for (const kv of page.items) onEvent({ type: "put", kv });
-    this.snapshot = undefined;
-    progress.observe(page.revision);
-    await this.backend.watch(
+    return followPrefix(
+      this.backend,
       prefix,
       {
-        after: page.revision,
-        onEvent: (ev) => {
-          onEvent(ev);
-          progress.observe(ev.kv.modRevision);
+        load: (items) => {
+          reset();
+          for (const kv of items) onEvent({ type: "put", kv });
+          this.snapshot = undefined;
         },
-        onError: (err) => {
-          if (signal.aborted) return;
-          this.log(`admission policy watch on ${prefix} ended; relisting`, err);
-          relistUntilDone(
-            `admission policy ${prefix}`,
-            () => this.follow(prefix, onEvent, reset, progress, signal),
-            signal,
-            this.log,
-          );
-        },
+        onEvent,
       },
-      signal,
+      { what: `admission policy ${prefix}`, progress, signal, log: this.log },
     );
   }
 
