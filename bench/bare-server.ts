@@ -2,19 +2,54 @@
  * The baseline the apiserver's create path is measured against: a bare node:https
  * server (same certificate, keep-alive) whose only handler reads the body,
  * JSON.parses it and inserts it into one SQLite table with better-sqlite3, with
- * the same journal settings as the storage backend (WAL, synchronous=NORMAL). It
- * answers 201 with the stored JSON, as a create does. No routing, no auth, no
- * validation, no revision log: what any HTTPS+JSON+SQLite write costs in Node.
+ * the same journal settings as the storage backend (WAL, synchronous=NORMAL) —
+ * or, with `etcd`, writes it with the one create-if-absent transaction of the
+ * etcd backend. It answers 201 with the stored JSON, as a create does. No
+ * routing, no auth, no validation, no revision log: what any HTTPS+JSON write to
+ * that store costs in Node.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import Database from "better-sqlite3";
+import { openEtcdBackend } from "../src/storage/index.js";
 
 export interface BareServerOptions {
   dbPath: string;
   certPem: string;
   keyPem: string;
+  /** Store in this etcd (through the etcd backend's create) instead of SQLite at dbPath. */
+  etcd?: { endpoints: string[]; prefix: string };
+}
+
+interface BareStore {
+  /** Stores `value` under `name`; throws if the name is taken. */
+  insert(name: string, value: string): void | Promise<unknown>;
+  close(): Promise<void>;
+}
+
+function sqliteStore(dbPath: string): BareStore {
+  const db = new Database(dbPath);
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = NORMAL");
+  db.exec("CREATE TABLE IF NOT EXISTS objects (name TEXT PRIMARY KEY, value TEXT NOT NULL)");
+  const insert = db.prepare<[string, string]>("INSERT INTO objects (name, value) VALUES (?, ?)");
+  return {
+    insert: (name, value) => {
+      insert.run(name, value);
+    },
+    close: async () => {
+      db.close();
+    },
+  };
+}
+
+async function etcdStore(etcd: NonNullable<BareServerOptions["etcd"]>): Promise<BareStore> {
+  const backend = await openEtcdBackend(etcd);
+  return {
+    insert: (name, value) => backend.create(`/bare/${name}`, value),
+    close: () => backend.close(),
+  };
 }
 
 export interface RunningServer {
@@ -28,16 +63,12 @@ export async function startBareServer(
   opts: BareServerOptions,
   signal: AbortSignal,
 ): Promise<RunningServer> {
-  const db = new Database(opts.dbPath);
-  db.pragma("journal_mode = WAL");
-  db.pragma("synchronous = NORMAL");
-  db.exec("CREATE TABLE IF NOT EXISTS objects (name TEXT PRIMARY KEY, value TEXT NOT NULL)");
-  const insert = db.prepare<[string, string]>("INSERT INTO objects (name, value) VALUES (?, ?)");
+  const store = opts.etcd ? await etcdStore(opts.etcd) : sqliteStore(opts.dbPath);
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
+    req.on("end", async () => {
       let code = 201;
       let text: string;
       try {
@@ -45,7 +76,8 @@ export async function startBareServer(
           metadata?: { name?: string };
         };
         text = JSON.stringify(obj);
-        insert.run(obj.metadata?.name ?? "", text);
+        const stored = store.insert(obj.metadata?.name ?? "", text);
+        if (stored) await stored;
       } catch (e) {
         code = e instanceof SyntaxError ? 400 : 409;
         text = JSON.stringify({ message: e instanceof Error ? e.message : String(e) });
@@ -68,11 +100,8 @@ export async function startBareServer(
       resolve();
     });
   });
-  const closed = new Promise<void>((resolve) =>
-    server.once("close", () => {
-      db.close();
-      resolve();
-    }),
+  const closed = new Promise<void>((resolve, reject) =>
+    server.once("close", () => void store.close().then(resolve, reject)),
   );
   const stop = () => {
     server.close();
