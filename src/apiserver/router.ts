@@ -5,8 +5,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError, MethodNotAllowedError, NotFoundError } from "../api/errors.js";
 import { forbiddenMessage } from "./auth/forbidden.js";
-import { impersonate } from "./auth/impersonation.js";
-import type { Authenticator, UserInfo } from "./auth/types.js";
+import { impersonate, requestsImpersonation } from "./auth/impersonation.js";
+import {
+  type Authenticator,
+  type AuthorizationAttributes,
+  isPromiseLike,
+  type UserInfo,
+} from "./auth/types.js";
 import {
   AGGREGATED_V2_CONTENT_TYPE,
   aggregated,
@@ -24,6 +29,7 @@ import { handleGet, handleList } from "./handlers/read.js";
 import { handleWatch } from "./handlers/watch.js";
 import { handleCreate, handleUpdate } from "./handlers/write.js";
 import { parseRequestInfo, type RequestInfo } from "./http/request-info.js";
+import { parseRequestTarget } from "./http/request-target.js";
 import { sendError, sendJson } from "./http/respond.js";
 import { observeRequest, serveMetrics } from "./metrics.js";
 import type { OpenApiDocuments } from "./openapi-documents.js";
@@ -44,18 +50,29 @@ export async function route(
 ): Promise<void> {
   const started = performance.now();
   try {
-    const url = new URL(req.url ?? "/", "https://hearth");
-    const path = url.pathname.replace(/\/+$/, "") || "/";
+    const target = parseRequestTarget(req.url ?? "/");
+    const path = withoutTrailingSlashes(target.pathname);
     if (PUBLIC_PATHS.has(path)) return publicEndpoint(deps, path, res);
-    const authenticated = await deps.authenticator.authenticate(req);
+    // Awaited only when pending: most authenticators and authorizers answer at once.
+    const authenticating = deps.authenticator.authenticate(req);
+    const authenticated = isPromiseLike(authenticating) ? await authenticating : authenticating;
     if (authenticated === undefined) throw new ApiError(401, "Unauthorized", "Unauthorized");
-    const user = await impersonate(deps.server.authorizer, authenticated, req.headersDistinct);
-    const info = parseRequestInfo(req.method ?? "GET", path, url.searchParams);
+    const user = requestsImpersonation(req.headers)
+      ? await impersonate(deps.server.authorizer, authenticated, req.headersDistinct)
+      : authenticated;
+    const method = req.method ?? "GET";
+    const info = parseRequestInfo(method, path, target.query);
     observeRequest(info, res, started);
-    await authorize(deps, user, req.method ?? "GET", path, info);
-    if (await nonResource(deps, req, res, path)) return;
-    if (!info)
+    const attrs = authorizationAttributes(user, method, path, info);
+    const deciding = deps.server.authorizer.authorize(attrs);
+    const decision = isPromiseLike(deciding) ? await deciding : deciding;
+    if (!decision.allowed) throw forbidden(attrs, decision.reason, info);
+    if (!info) {
+      // Only paths that are not resource paths are discovery, OpenAPI or metrics.
+      if (path === "/metrics") return await serveMetrics(res);
+      if (nonResource(deps, req, res, path)) return;
       throw new ApiError(404, "NotFound", "the server could not find the requested resource");
+    }
     const type = deps.server.registry.lookup(info.group, info.version, info.resource);
     if (!type)
       throw new ApiError(404, "NotFound", "the server could not find the requested resource");
@@ -70,7 +87,7 @@ export async function route(
       req,
       res,
       info,
-      query: url.searchParams,
+      query: target.query,
       type,
       user,
       warnings: [],
@@ -82,15 +99,21 @@ export async function route(
   }
 }
 
-/** Asks the authorizer; refuses with kube-apiserver's Forbidden wording. */
-async function authorize(
-  deps: RouterDeps,
+/** The path without trailing slashes (`/` stays `/`). */
+function withoutTrailingSlashes(pathname: string): string {
+  let end = pathname.length;
+  while (end > 0 && pathname.charCodeAt(end - 1) === 0x2f) end--;
+  return end === pathname.length ? pathname : end === 0 ? "/" : pathname.slice(0, end);
+}
+
+/** What the authorizer decides on, as kube-apiserver's request attributes. */
+function authorizationAttributes(
   user: UserInfo,
   method: string,
   path: string,
   info: RequestInfo | undefined,
-): Promise<void> {
-  const attrs = info
+): AuthorizationAttributes {
+  return info
     ? {
         user,
         verb: info.verb,
@@ -115,14 +138,20 @@ async function authorize(
         namespace: "",
         name: "",
       };
-  const decision = await deps.server.authorizer.authorize(attrs);
-  if (!decision.allowed)
-    throw new ApiError(
-      403,
-      "Forbidden",
-      forbiddenMessage(attrs, decision.reason),
-      info ? { name: info.name, group: info.group, kind: info.resource } : {},
-    );
+}
+
+/** A refusal in kube-apiserver's Forbidden wording. */
+function forbidden(
+  attrs: AuthorizationAttributes,
+  reason: string,
+  info: RequestInfo | undefined,
+): ApiError {
+  return new ApiError(
+    403,
+    "Forbidden",
+    forbiddenMessage(attrs, reason),
+    info ? { name: info.name, group: info.group, kind: info.resource } : {},
+  );
 }
 
 async function dispatch(ctx: RequestContext): Promise<void> {
@@ -194,16 +223,12 @@ function publicEndpoint(deps: RouterDeps, path: string, res: ServerResponse): vo
 }
 
 /** Discovery and OpenAPI; true when handled. */
-async function nonResource(
+function nonResource(
   deps: RouterDeps,
   req: IncomingMessage,
   res: ServerResponse,
   path: string,
-): Promise<boolean> {
-  if (path === "/metrics") {
-    await serveMetrics(res);
-    return true;
-  }
+): boolean {
   const registry = deps.server.registry;
   const parts = path.split("/").filter((p) => p !== "");
   if (path === "/api" || path === "/apis") {

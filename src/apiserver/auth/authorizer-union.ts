@@ -1,37 +1,51 @@
 /**
  * Authorizers in sequence, as kube-apiserver chains them: the first that allows
- * wins; otherwise the reasons are joined. The privileged-group authorizer allows
+ * wins; otherwise the reasons are joined. While the authorizers answer
+ * synchronously, so does the union. The privileged-group authorizer allows
  * members of `system:masters` everything and has no opinion on anyone else.
  */
 import {
   type AuthorizationAttributes,
   type Authorizer,
   type Decision,
+  isPromiseLike,
   MASTERS_GROUP,
   type RulesResult,
   type UserInfo,
 } from "./types.js";
 
+const ALLOWED: Decision = Object.freeze({ allowed: true, reason: "" });
+const NO_OPINION: Decision = Object.freeze({ allowed: false, reason: "" });
+
 export function privilegedGroups(groups: string[] = [MASTERS_GROUP]): Authorizer {
   return {
-    authorize: (attrs) => ({
-      allowed: attrs.user.groups.some((g) => groups.includes(g)),
-      reason: "",
-    }),
+    authorize(attrs) {
+      for (const g of attrs.user.groups) if (groups.includes(g)) return ALLOWED;
+      return NO_OPINION;
+    },
   };
 }
 
 export function unionAuthorizer(authorizers: Authorizer[]): Authorizer {
+  /** Asks authorizers `from`, `from + 1`, … in turn; `reasons` are those of the ones before. */
+  const decideFrom = (
+    attrs: AuthorizationAttributes,
+    from: number,
+    reasons: string[] | undefined,
+  ): Decision | Promise<Decision> => {
+    for (let i = from; i < authorizers.length; i++) {
+      const d = authorizers[i]!.authorize(attrs);
+      if (isPromiseLike(d))
+        return Promise.resolve(d).then((d) =>
+          d.allowed ? d : decideFrom(attrs, i + 1, withReason(reasons, d.reason)),
+        );
+      if (d.allowed) return d;
+      reasons = withReason(reasons, d.reason);
+    }
+    return { allowed: false, reason: reasons ? reasons.join("\n") : "" };
+  };
   return {
-    async authorize(attrs: AuthorizationAttributes): Promise<Decision> {
-      const reasons: string[] = [];
-      for (const a of authorizers) {
-        const d = await a.authorize(attrs);
-        if (d.allowed) return d;
-        if (d.reason) reasons.push(d.reason);
-      }
-      return { allowed: false, reason: reasons.join("\n") };
-    },
+    authorize: (attrs) => decideFrom(attrs, 0, undefined),
     rulesFor(user: UserInfo, namespace: string): RulesResult {
       const out: RulesResult = { resourceRules: [], nonResourceRules: [], incomplete: false };
       const errors: string[] = [];
@@ -47,4 +61,11 @@ export function unionAuthorizer(authorizers: Authorizer[]): Authorizer {
       return out;
     },
   };
+}
+
+function withReason(reasons: string[] | undefined, reason: string): string[] | undefined {
+  if (!reason) return reasons;
+  if (reasons === undefined) return [reason];
+  reasons.push(reason);
+  return reasons;
 }

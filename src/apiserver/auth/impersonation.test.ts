@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ApiError } from "../../api/errors.js";
-import { impersonate } from "./impersonation.js";
+import { impersonate, requestsImpersonation } from "./impersonation.js";
 import type { AuthorizationAttributes, Authorizer, UserInfo } from "./types.js";
 
 const admin: UserInfo = { username: "admin", groups: ["system:masters", "system:authenticated"] };
@@ -26,6 +26,28 @@ describe("impersonate", () => {
     const { asked, authorizer } = recorder();
     assert.equal(await impersonate(authorizer, admin, {}), admin);
     assert.deepEqual(asked, []);
+  });
+
+  it("tells which requests ask for impersonation at all", async () => {
+    const plain = {
+      host: "127.0.0.1",
+      authorization: "Bearer t",
+      "content-type": "application/json",
+      impersonate: "x",
+      "x-impersonate-user": "bob",
+    };
+    assert.equal(requestsImpersonation(plain), false);
+    const { asked, authorizer } = recorder();
+    const distinct = Object.fromEntries(Object.entries(plain).map(([k, v]) => [k, [v]]));
+    assert.equal(await impersonate(authorizer, admin, distinct), admin);
+    assert.deepEqual(asked, []);
+    for (const name of [
+      "impersonate-user",
+      "impersonate-group",
+      "impersonate-uid",
+      "impersonate-extra-a",
+    ])
+      assert.equal(requestsImpersonation({ ...plain, [name]: "v" }), true, name);
   });
 
   it("checks the user and each group, then adds system:authenticated", async () => {

@@ -8,6 +8,7 @@
  * impersonated user gets `system:authenticated` unless the groups name it or
  * `system:unauthenticated`.
  */
+import type { IncomingHttpHeaders } from "node:http";
 import { ApiError, InternalError } from "../../api/errors.js";
 import { forbiddenMessage } from "./forbidden.js";
 import { serviceAccountGroups, splitServiceAccountUsername } from "./service-account-tokens.js";
@@ -18,6 +19,7 @@ import {
   type UserInfo,
 } from "./types.js";
 
+const HEADER_PREFIX = "impersonate-";
 const EXTRA_PREFIX = "impersonate-extra-";
 
 /** Request headers with repeated ones kept apart (Node's `headersDistinct`). */
@@ -29,6 +31,16 @@ interface Request {
   namespace: string;
   name: string;
   subresource: string;
+}
+
+/**
+ * Whether any header (names lower-cased, as Node gives them) starts `impersonate-`:
+ * without one, `impersonate` returns the authenticated user as it is, so the
+ * caller need not build the distinct-headers object it reads.
+ */
+export function requestsImpersonation(headers: IncomingHttpHeaders): boolean {
+  for (const name in headers) if (name.startsWith(HEADER_PREFIX)) return true;
+  return false;
 }
 
 /** The user a request runs as: the authenticated one, or the one it impersonates. */

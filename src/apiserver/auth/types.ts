@@ -57,6 +57,11 @@ export interface Authorizer {
   rulesFor?(user: UserInfo, namespace: string): RulesResult;
 }
 
+/** Whether an answer is still to come (a promise or another thenable), as `await` decides. */
+export function isPromiseLike<T>(answer: T): answer is Extract<T, PromiseLike<unknown>> {
+  return typeof (answer as { then?: unknown } | undefined)?.then === "function";
+}
+
 /** Everything is allowed (tests and benchmarks without credentials). */
 export const ALLOW_ALL: Authorizer = {
   authorize: () => ({ allowed: true, reason: "" }),

@@ -20,8 +20,8 @@ import { isObject, type KubeObject } from "../../api/types.js";
 import { updateManagedFields } from "../patch/index.js";
 import { apiVersionOf, type ResourceType } from "../resources/resource-type.js";
 import {
-  applyDefaults,
   checkObject,
+  defaultInPlace,
   pruneUnknownFields,
   strictDecodingMessage,
 } from "../validation/index.js";
@@ -90,8 +90,9 @@ export function checkSchema(ctx: RequestContext, obj: KubeObject): KubeObject {
       throw new BadRequestError(strictDecodingMessage(t.kind, t.version, unknownFields));
     if (mode === "Warn") for (const f of unknownFields) ctx.warnings.push(`unknown field "${f}"`);
   }
-  const pruned = pruneUnknownFields(obj, t.schema) as KubeObject;
-  return applyDefaults(pruned, t.schema) as KubeObject;
+  const pruned = pruneUnknownFields(obj, t.schema);
+  defaultInPlace(pruned, t.schema);
+  return pruned;
 }
 
 export function nameErrors(t: ResourceType, name: string): string[] {

@@ -60,7 +60,8 @@ export function fieldManager(ctx: RequestContext): string {
   const explicit = ctx.query.get("fieldManager");
   if (explicit) return explicit;
   const agent = ctx.req.headers["user-agent"] ?? "unknown";
-  return agent.split("/")[0]!.slice(0, 128) || "unknown";
+  const slash = agent.indexOf("/");
+  return (slash < 0 ? agent : agent.slice(0, slash)).slice(0, 128) || "unknown";
 }
 
 /** Runs admission for this request; warnings go to the response, a refusal throws. */
@@ -82,5 +83,5 @@ export async function admit(
     user: ctx.user,
     dryRun: ctx.query.get("dryRun") === "All",
   });
-  ctx.warnings.push(...warnings);
+  if (warnings.length > 0) ctx.warnings.push(...warnings);
 }

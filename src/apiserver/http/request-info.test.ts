@@ -45,4 +45,61 @@ describe("parseRequestInfo", () => {
     for (const p of ["/api", "/api/v1", "/apis", "/apis/g", "/apis/g/v1", "/version"])
       assert.equal(parse("GET", p), undefined, p);
   });
+
+  it("decodes each segment after splitting, skips empty ones, and leaves absent parts out", () => {
+    const info = parse("GET", "//api/v1//namespaces/a%20b/configmaps/x%2Fy/");
+    assert.deepEqual(info, {
+      isResourceRequest: true,
+      path: "//api/v1//namespaces/a%20b/configmaps/x%2Fy/",
+      verb: "get",
+      group: "",
+      version: "v1",
+      namespace: "a b",
+      resource: "configmaps",
+      name: "x/y",
+    });
+    assert.deepEqual(Object.keys(parse("GET", "/api/v1/namespaces/ns/pods/p/log") ?? {}), [
+      "isResourceRequest",
+      "path",
+      "verb",
+      "group",
+      "version",
+      "namespace",
+      "resource",
+      "name",
+      "subresource",
+    ]);
+    assert.deepEqual(Object.keys(parse("POST", "/api/v1/nodes") ?? {}), [
+      "isResourceRequest",
+      "path",
+      "verb",
+      "group",
+      "version",
+      "resource",
+    ]);
+    assert.equal(parse("GET", "/%61pi/v1/pods")?.resource, "pods");
+    assert.throws(() => parse("GET", "/api/v1/pods/%zz"), URIError);
+  });
+
+  it("reads watch=1 as a watch, and refuses paths with more than resource/name/subresource", () => {
+    assert.equal(parse("GET", "/api/v1/pods/p", "watch=1")?.verb, "watch");
+    assert.equal(parse("GET", "/api/v1/pods/p", "watch=false")?.verb, "get");
+    assert.equal(parse("HEAD", "/api/v1/pods")?.verb, "list");
+    assert.equal(parse("OPTIONS", "/api/v1/pods")?.verb, "options");
+    assert.equal(parse("GET", "/api/v1/namespaces/ns/pods/p/log/extra"), undefined);
+    assert.equal(parse("GET", "/apis/apps/v1/namespaces/ns/deployments/d/scale/x"), undefined);
+    assert.deepEqual(parse("GET", "/apis/apps/v1/namespaces/ns/deployments/d/scale"), {
+      isResourceRequest: true,
+      path: "/apis/apps/v1/namespaces/ns/deployments/d/scale",
+      verb: "get",
+      group: "apps",
+      version: "v1",
+      namespace: "ns",
+      resource: "deployments",
+      name: "d",
+      subresource: "scale",
+    });
+    assert.equal(parse("GET", "/api/v1/namespaces/ns")?.namespace, "ns");
+    assert.equal(parse("GET", "/api/v1/namespaces/ns/pods")?.namespace, "ns");
+  });
 });

@@ -94,6 +94,34 @@ describe("compareObjects", () => {
     assert.ok(c.added.has(["f:spec", "f:containers", 'k:{"name":"a"}', "f:image"]));
   });
 
+  it("walks keys found on either side only, own keys included, and nested new lists", () => {
+    const before = JSON.parse(
+      '{"spec":{"a":1,"gone":{"x":1},"__proto__":{"p":1},"tags":["a","a"],"m":{}}}',
+    );
+    const after = JSON.parse(
+      '{"spec":{"a":1,"new":{"y":[1]},"__proto__":{"p":2},"tags":["a","b"],"m":null,' +
+        '"containers":[{"name":"c","ports":[{"containerPort":1}]}]}}',
+    );
+    const c = '.spec.containers[name="c"]';
+    const port = `${c}.ports[containerPort=1,protocol="TCP"]`;
+    assert.deepEqual(printed(compareObjects(before, after, workloadSchema)), {
+      added: [
+        ".spec.containers",
+        ".spec.new",
+        c,
+        `${c}.name`,
+        `${c}.ports`,
+        port,
+        `${port}.containerPort`,
+        ".spec.new.y",
+        '.spec.tags[="a"]',
+        '.spec.tags[="b"]',
+      ],
+      modified: [".spec.m", ".spec.__proto__.p"],
+      removed: [".spec.gone", ".spec.gone.x", '.spec.tags[="a"]'],
+    });
+  });
+
   it("compares a list whose items cannot be keyed as one leaf", () => {
     const c = compareObjects(
       { spec: { containers: ["x"] } },

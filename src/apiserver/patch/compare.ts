@@ -10,7 +10,7 @@ import { fieldElement, type PathElement } from "./field-path.js";
 import { FieldSet } from "./field-set.js";
 import { getKey, jsonEqual } from "./json-value.js";
 import { fieldSchema } from "./schema-view.js";
-import { atomOf, listElements } from "./typed-value.js";
+import { type Atom, atomOf, listElements } from "./typed-value.js";
 
 export interface Comparison {
   added: FieldSet;
@@ -28,13 +28,19 @@ export function compareObjects(
   return c;
 }
 
-const isEmpty = (v: unknown): boolean =>
-  v === undefined ||
-  v === null ||
-  (Array.isArray(v) && v.length === 0) ||
-  (isObject(v) && Object.keys(v).length === 0);
+function isEmpty(v: unknown): boolean {
+  if (v === undefined || v === null) return true;
+  if (Array.isArray(v)) return v.length === 0;
+  if (!isObject(v)) return false;
+  for (const key in v) if (Object.hasOwn(v, key)) return false;
+  return true;
+}
 
-/** `undefined` is "absent"; `null` is a value, but counts as empty next to a map or list. */
+/**
+ * `undefined` is "absent"; `null` is a value, but counts as empty next to a map or
+ * list. `path` is one stack for the whole walk: pushed and popped around each
+ * child, never kept (`FieldSet.insert` only reads it).
+ */
 function compareAt(
   lhs: unknown,
   rhs: unknown,
@@ -71,19 +77,23 @@ function compareAt(
 function descend(
   lhs: unknown,
   rhs: unknown,
-  atom: ReturnType<typeof atomOf>,
+  atom: Atom,
   schema: Schema | undefined,
   path: PathElement[],
   c: Comparison,
 ): boolean {
   if (atom.kind === "map") {
-    const l = isObject(lhs) ? lhs : {};
-    const r = isObject(rhs) ? rhs : {};
-    const keys = new Set([...Object.keys(l), ...Object.keys(r)]);
-    for (const key of keys) {
-      const field = fieldSchema(schema, key);
-      compareAt(getKey(l, key), getKey(r, key), field.schema, [...path, fieldElement(key)], c);
-    }
+    const l = isObject(lhs) ? lhs : undefined;
+    const r = isObject(rhs) ? rhs : undefined;
+    const field = (key: string) => {
+      path.push(fieldElement(key));
+      const before = l && getKey(l, key);
+      const after = r && getKey(r, key);
+      compareAt(before, after, fieldSchema(schema, key).schema, path, c);
+      path.pop();
+    };
+    if (l) for (const key of Object.keys(l)) field(key);
+    if (r) for (const key of Object.keys(r)) if (!l || !Object.hasOwn(l, key)) field(key);
     return true;
   }
   if (atom.kind !== "list" || atom.shape.kind === "atomic") return false;
@@ -92,30 +102,47 @@ function descend(
   const lElements = listElements(atom.shape, l, atom.items);
   const rElements = listElements(atom.shape, r, atom.items);
   if (!lElements || !rElements) return false;
-  const group = (elements: PathElement[], items: unknown[]) => {
-    const byElement = new Map<PathElement, unknown[]>();
-    for (const [i, pe] of elements.entries()) {
-      byElement.set(pe, [...(byElement.get(pe) ?? []), items[i]]);
-    }
-    return byElement;
+  const lValues = groupByElement(lElements, l);
+  const rValues = groupByElement(rElements, r);
+  const item = (pe: PathElement) => {
+    path.push(pe);
+    compareItems(lValues.get(pe) ?? [], rValues.get(pe) ?? [], atom.items, path, c);
+    path.pop();
   };
-  const lValues = group(lElements, l);
-  const rValues = group(rElements, r);
-  for (const pe of new Set([...lElements, ...rElements])) {
-    const ls = lValues.get(pe) ?? [];
-    const rs = rValues.get(pe) ?? [];
-    const itemPath = [...path, pe];
-    if (ls.length <= 1 && rs.length <= 1) {
-      compareAt(ls[0], rs[0], atom.items, itemPath, c);
-    } else if (ls.length >= 2 && rs.length >= 2) {
-      if (!jsonEqual(ls, rs)) c.modified.insert(itemPath);
-    } else if (ls.length >= 2) {
-      if (rs.length > 0) compareAt(undefined, rs[0], atom.items, itemPath, c);
-      c.removed.insert(itemPath);
-    } else {
-      if (ls.length > 0) compareAt(ls[0], undefined, atom.items, itemPath, c);
-      c.added.insert(itemPath);
-    }
-  }
+  for (const pe of lValues.keys()) item(pe);
+  for (const pe of rValues.keys()) if (!lValues.has(pe)) item(pe);
   return true;
+}
+
+/** A list's items by path element; several items under one element are duplicates. */
+function groupByElement(elements: PathElement[], items: unknown[]): Map<PathElement, unknown[]> {
+  const byElement = new Map<PathElement, unknown[]>();
+  for (let i = 0; i < elements.length; i++) {
+    const pe = elements[i]!;
+    const group = byElement.get(pe);
+    if (group) group.push(items[i]);
+    else byElement.set(pe, [items[i]]);
+  }
+  return byElement;
+}
+
+/** The items of one element on each side: single items compare as values, duplicates as a whole. */
+function compareItems(
+  ls: unknown[],
+  rs: unknown[],
+  items: Schema | undefined,
+  path: PathElement[],
+  c: Comparison,
+): void {
+  if (ls.length <= 1 && rs.length <= 1) {
+    compareAt(ls[0], rs[0], items, path, c);
+  } else if (ls.length >= 2 && rs.length >= 2) {
+    if (!jsonEqual(ls, rs)) c.modified.insert(path);
+  } else if (ls.length >= 2) {
+    if (rs.length > 0) compareAt(undefined, rs[0], items, path, c);
+    c.removed.insert(path);
+  } else {
+    if (ls.length > 0) compareAt(ls[0], undefined, items, path, c);
+    c.added.insert(path);
+  }
 }

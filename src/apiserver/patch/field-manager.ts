@@ -22,6 +22,8 @@ export function transferOwnership(
   force: boolean,
 ): Comparison {
   const comparison = compareObjects(before, after, schema);
+  // No other manager (a create, a first apply): no field changes hands, none can conflict.
+  if (managers.size === 0 || (managers.size === 1 && managers.has(writer))) return comparison;
   const changed = comparison.modified.union(comparison.added);
   const conflicts: FieldConflict[] = [];
   const taken = new Map<string, FieldSet>();
@@ -70,9 +72,13 @@ export function recordUpdate(
   const fields = withoutServerOwned(comparison.modified.union(comparison.added));
   if (fields.isEmpty()) return;
   const previous = managers.get(writerId);
-  managers.set(writerId, {
-    ...writer,
+  const entry: Manager = {
+    manager: writer.manager,
+    operation: writer.operation,
+    apiVersion: writer.apiVersion,
     time: now,
     fields: previous ? fields.union(previous.fields) : fields,
-  });
+  };
+  if (writer.subresource) entry.subresource = writer.subresource;
+  managers.set(writerId, entry);
 }

@@ -6,7 +6,6 @@
  * (`.spec.containers[name="a"].image`), used in conflict messages.
  */
 import { isObject } from "../../api/types.js";
-import { jsonKind } from "./json-value.js";
 
 export type PathElement = string;
 export type FieldPath = readonly PathElement[];
@@ -15,8 +14,11 @@ export const fieldElement = (name: string): PathElement => `f:${name}`;
 
 /** A map-list item's element: its key fields, sorted by name. */
 export function keyElement(fields: Record<string, unknown>): PathElement {
-  const sorted = Object.keys(fields).sort();
-  return `k:${JSON.stringify(Object.fromEntries(sorted.map((k) => [k, fields[k]])))}`;
+  const names = Object.keys(fields);
+  const sorted = names.every((name, i) => i === 0 || names[i - 1]! < name);
+  if (sorted) return `k:${JSON.stringify(fields)}`;
+  names.sort();
+  return `k:${JSON.stringify(Object.fromEntries(names.map((k) => [k, fields[k]])))}`;
 }
 
 export const valueElement = (value: unknown): PathElement => `v:${JSON.stringify(value)}`;
@@ -48,6 +50,8 @@ const RANK: Record<string, number> = { f: 0, k: 1, v: 2, i: 3 };
 
 /** SMD `PathElement.Compare`. */
 export function compareElements(a: PathElement, b: PathElement): number {
+  // Two fields (the usual case): the same order as their names, as both start `f:`.
+  if (a[0] === "f" && b[0] === "f") return compareStrings(a, b);
   const ra = RANK[a[0] ?? ""] ?? 4;
   const rb = RANK[b[0] ?? ""] ?? 4;
   if (ra !== rb) return ra - rb;
@@ -73,12 +77,24 @@ function compareStrings(a: string, b: string): number {
 
 /** SMD `value.Compare` for scalars: numbers < strings < booleans < everything else. */
 function compareValues(a: unknown, b: unknown): number {
-  const rank = (v: unknown) => ({ number: 0, string: 1, boolean: 2 })[jsonKind(v) as string] ?? 3;
-  if (rank(a) !== rank(b)) return rank(a) - rank(b);
+  if (valueRank(a) !== valueRank(b)) return valueRank(a) - valueRank(b);
   if (typeof a === "number" && typeof b === "number") return a - b;
   if (typeof a === "string" && typeof b === "string") return compareStrings(a, b);
   if (typeof a === "boolean" && typeof b === "boolean") return Number(a) - Number(b);
   return compareStrings(JSON.stringify(a), JSON.stringify(b));
+}
+
+function valueRank(v: unknown): number {
+  switch (typeof v) {
+    case "number":
+      return 0;
+    case "string":
+      return 1;
+    case "boolean":
+      return 2;
+    default:
+      return 3;
+  }
 }
 
 /** SMD `value.ToString`: strings quoted, everything else as JSON. */

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { KubeObject } from "../../api/types.js";
-import { formatPath } from "./field-path.js";
+import { type FieldPath, formatPath } from "./field-path.js";
 import { FieldSet } from "./field-set.js";
 import { namespaceSchema, workloadSchema } from "./fixtures.js";
 import { computeFieldSet } from "./to-field-set.js";
@@ -143,6 +143,119 @@ describe("FieldSet", () => {
     assert.deepEqual(a.difference(b).paths(), [["f:a"]]);
     assert.deepEqual(a.intersection(b).paths(), [["f:b", "f:c"]]);
     assert.ok(a.difference(a).isEmpty());
+  });
+
+  it("combines sets as sets of paths, whatever nodes they share, and leaves operands alone", () => {
+    const groups: FieldPath[][] = [
+      [],
+      [["f:a"]],
+      [["f:a"], ["f:a", "f:b"], ["f:a", "f:b", "f:c"]],
+      [["f:a", "f:b"], ["f:d"], ["f:l", 'k:{"name":"x"}', "f:image"]],
+      [["f:a"], ["f:a", "f:c"], ["f:d", "f:e"], ["f:l", 'k:{"name":"x"}']],
+      [["f:d"], ["f:d", "f:e"], ["f:l", 'k:{"name":"x"}', "f:image"], ["f:l", 'v:"y"']],
+    ];
+    const key = (p: FieldPath) => JSON.stringify(p);
+    const naive = (
+      a: FieldPath[],
+      b: FieldPath[],
+      keep: (inA: boolean, inB: boolean) => boolean,
+    ) => {
+      const inA = new Set(a.map(key));
+      const inB = new Set(b.map(key));
+      return [...new Set([...inA, ...inB])].filter((k) => keep(inA.has(k), inB.has(k))).sort();
+    };
+    const listed = (set: FieldSet) => set.paths().map(key).sort();
+    for (const a of groups) {
+      for (const b of groups) {
+        const x = FieldSet.of(a);
+        const y = FieldSet.of(b);
+        const [before, other] = [listed(x), listed(y)];
+        assert.deepEqual(
+          listed(x.union(y)),
+          naive(a, b, (p, q) => p || q),
+        );
+        assert.deepEqual(
+          listed(x.difference(y)),
+          naive(a, b, (p, q) => p && !q),
+        );
+        assert.deepEqual(
+          listed(x.intersection(y)),
+          naive(a, b, (p, q) => p && q),
+        );
+        // Results of results: shared nodes must still read as their own set.
+        const both = x.union(y).difference(x.intersection(y));
+        assert.deepEqual(
+          listed(both),
+          naive(a, b, (p, q) => p !== q),
+        );
+        assert.deepEqual(both.toFieldsV1(), FieldSet.of(both.paths()).toFieldsV1());
+        assert.equal(x.union(y).isEmpty(), a.length + b.length === 0);
+        assert.deepEqual([listed(x), listed(y)], [before, other]);
+      }
+    }
+  });
+
+  it("refuses inserts once a set has been combined or shared", () => {
+    const a = FieldSet.of([["f:a"]]);
+    const b = FieldSet.of([["f:b"]]);
+    const union = a.union(b);
+    for (const set of [a, b, union, FieldSet.of([["f:c"]]).withPrefix("f:c")]) {
+      assert.throws(() => set.insert(["f:z"]), /read-only/);
+    }
+    assert.deepEqual(union.paths(), [["f:a"], ["f:b"]]);
+  });
+
+  it("orders a level's elements as SMD does: fields, keys, values, indices", () => {
+    const elements = [
+      "i:10",
+      'v:"b"',
+      "f:b",
+      'k:{"name":"b"}',
+      "i:2",
+      "v:true",
+      'k:{"name":"a","port":80}',
+      "v:1",
+      "f:B",
+      'k:{"name":"a","port":"80"}',
+      "f:a",
+      'k:{"name":"a"}',
+      "v:null",
+      'v:"a"',
+      "f:",
+      "v:2",
+      'k:{"port":1}',
+      'k:{"name":1}',
+    ];
+    const sorted = [
+      "f:",
+      "f:B",
+      "f:a",
+      "f:b",
+      'k:{"name":1}',
+      'k:{"name":"a"}',
+      'k:{"name":"a","port":80}',
+      'k:{"name":"a","port":"80"}',
+      'k:{"name":"b"}',
+      'k:{"port":1}',
+      "v:1",
+      "v:2",
+      'v:"a"',
+      'v:"b"',
+      "v:true",
+      "v:null",
+      "i:2",
+      "i:10",
+    ];
+    // More than 16 elements sort one way, fewer another; both give SMD's order.
+    for (const some of [elements, elements.slice(0, 9), elements.slice(9)]) {
+      const expected = sorted.filter((pe) => some.includes(pe));
+      const set = FieldSet.of(some.map((pe) => ["f:l", pe]));
+      assert.deepEqual(Object.keys(set.toFieldsV1()["f:l"] ?? {}), expected);
+      assert.deepEqual(
+        set.paths().map((path) => path[1]),
+        expected,
+      );
+    }
   });
 
   it("prints paths as kube's conflict messages do", () => {

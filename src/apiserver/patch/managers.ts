@@ -21,12 +21,10 @@ export type Managers = Map<string, Manager>;
 
 /** kube's `BuildManagerIdentifier`: appliers are one manager whatever apiVersion they use. */
 export function managerId(m: Omit<Manager, "fields" | "time">): string {
-  return JSON.stringify({
-    manager: m.manager,
-    operation: m.operation,
-    ...(m.operation === "Update" ? { apiVersion: m.apiVersion } : {}),
-    ...(m.subresource ? { subresource: m.subresource } : {}),
-  });
+  const id: Record<string, string> = { manager: m.manager, operation: m.operation };
+  if (m.operation === "Update") id.apiVersion = m.apiVersion;
+  if (m.subresource) id.subresource = m.subresource;
+  return JSON.stringify(id);
 }
 
 /** Reads managedFields; throws on an entry kube would refuse to decode. */
@@ -81,18 +79,22 @@ const seconds = (time: string | undefined): number => {
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/** One manager as a managedFields entry. */
+export function encodeManager(m: Manager): ManagedFieldsEntry {
+  const entry: Partial<ManagedFieldsEntry> = {
+    manager: m.manager,
+    operation: m.operation,
+    apiVersion: m.apiVersion,
+  };
+  if (m.time !== undefined) entry.time = m.time;
+  entry.fieldsType = "FieldsV1";
+  entry.fieldsV1 = m.fields.toFieldsV1();
+  if (m.subresource) entry.subresource = m.subresource;
+  return entry as ManagedFieldsEntry;
+}
+
 export function encodeManagedFields(managers: Managers): ManagedFieldsEntry[] {
-  const entries = [...managers.values()].map(
-    (m): ManagedFieldsEntry => ({
-      manager: m.manager,
-      operation: m.operation,
-      apiVersion: m.apiVersion,
-      ...(m.time !== undefined ? { time: m.time } : {}),
-      fieldsType: "FieldsV1",
-      fieldsV1: m.fields.toFieldsV1(),
-      ...(m.subresource ? { subresource: m.subresource } : {}),
-    }),
-  );
+  const entries = [...managers.values()].map(encodeManager);
   return entries.sort(
     (p, q) =>
       cmp(p.operation, q.operation) ||
@@ -110,6 +112,7 @@ export const MAX_UPDATE_MANAGERS = 10;
  * `ancient-changes` updater per apiVersion.
  */
 export function capUpdateManagers(managers: Managers, max = MAX_UPDATE_MANAGERS): void {
+  if (managers.size <= max) return;
   const updaters = [...managers.entries()].filter(([, m]) => m.operation === "Update");
   if (updaters.length <= max) return;
   updaters.sort(([ia, a], [ib, b]) => seconds(a.time) - seconds(b.time) || cmp(ia, ib));

@@ -23,20 +23,24 @@ export type Atom =
   | { kind: "map"; atomic: boolean }
   | { kind: "list"; shape: ListShape; items: Schema | undefined };
 
+// Shared, never modified: atoms are computed for every value a walk visits.
+const LEAF: Atom = { kind: "leaf" };
+const MAP: Atom = { kind: "map", atomic: false };
+const ATOMIC_MAP: Atom = { kind: "map", atomic: true };
+const ATOMIC_LIST: Atom = { kind: "list", shape: { kind: "atomic" }, items: undefined };
+
 /** The atom a value is handled as; a value whose shape contradicts its schema is a leaf. */
 export function atomOf(schema: Schema | undefined, value: unknown): Atom {
+  if (value === null || typeof value !== "object") return LEAF;
   const s = resolveSchema(schema);
-  const untyped = isUntypedSchema(s) || s?.["x-kubernetes-preserve-unknown-fields"] === true;
-  if (isObject(value)) {
-    if (untyped && (!s || !isListSchema(s))) return { kind: "map", atomic: isAtomicMap(s) };
-    return s && isMapSchema(s) ? { kind: "map", atomic: isAtomicMap(s) } : { kind: "leaf" };
-  }
   if (Array.isArray(value)) {
-    if (!s || !isListSchema(s))
-      return { kind: "list", shape: { kind: "atomic" }, items: undefined };
+    if (!s || !isListSchema(s)) return ATOMIC_LIST;
     return { kind: "list", shape: listShape(s), items: itemsSchema(s) };
   }
-  return { kind: "leaf" };
+  const untyped = isUntypedSchema(s) || s?.["x-kubernetes-preserve-unknown-fields"] === true;
+  const map = (untyped && (!s || !isListSchema(s))) || (s !== undefined && isMapSchema(s));
+  if (!map) return LEAF;
+  return isAtomicMap(s) ? ATOMIC_MAP : MAP;
 }
 
 /** A list item that cannot be placed in its list (SMD `listItemToPathElement` errors). */

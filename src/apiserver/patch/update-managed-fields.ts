@@ -11,6 +11,7 @@ import { recordUpdate } from "./field-manager.js";
 import {
   capUpdateManagers,
   encodeManagedFields,
+  type Manager,
   type Managers,
   managerId,
   tryDecodeManagedFields,
@@ -33,21 +34,25 @@ export interface UpdateManagedFieldsArgs {
   subresource?: string;
 }
 
+/**
+ * The object to store: `updated` with the managedFields of this write. `updated`
+ * is not modified; the result shares all but its top level and metadata with it.
+ */
 export function updateManagedFields(args: UpdateManagedFieldsArgs): KubeObject {
   const { old, updated } = args;
   const managers = startingManagers(args);
-  const next = withoutManagedFields(structuredClone(updated));
+  const next = withOwnMetadata(updated);
   // `skipNonApplied`: an object stored without managedFields stays untracked.
   if (managers.size === 0 && old?.metadata?.uid) return next;
-  const before = old
-    ? withoutManagedFields(old)
-    : ({ apiVersion: updated.apiVersion, kind: updated.kind } as KubeObject);
-  const writer = {
+  const writer: Omit<Manager, "fields" | "time"> = {
     manager: args.manager || "unknown",
     operation: args.operation,
     apiVersion: args.apiVersion,
-    ...(args.subresource ? { subresource: args.subresource } : {}),
   };
+  if (args.subresource) writer.subresource = args.subresource;
+  const before = old
+    ? withoutManagedFields(old)
+    : ({ apiVersion: updated.apiVersion, kind: updated.kind } as KubeObject);
   recordUpdate(before, next, args.schema, managers, writer, managerId(writer), args.now);
   capUpdateManagers(managers);
   const entries = encodeManagedFields(managers);
@@ -56,6 +61,18 @@ export function updateManagedFields(args: UpdateManagedFieldsArgs): KubeObject {
     next.metadata.managedFields = entries;
   }
   return next;
+}
+
+/**
+ * A shallow copy of `obj` with a copy of its metadata, without managedFields. Only
+ * the metadata is written to, so `obj` is left as it was while the values below
+ * (spec, data, status, ...) are shared with it, not copied: the write path hands
+ * over an object it built for this write and stores what comes back.
+ */
+function withOwnMetadata(obj: KubeObject): KubeObject {
+  if (!isObject(obj.metadata)) return { ...obj };
+  const { managedFields: _managed, ...metadata } = obj.metadata;
+  return { ...obj, metadata };
 }
 
 /** `decodeLiveOrNew`: the request's managedFields if it carries valid ones, else the stored ones. */

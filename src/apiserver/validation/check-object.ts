@@ -9,11 +9,12 @@ import { invalidValue } from "../../api/errors.js";
 import type { Schema } from "../../api/schema.js";
 import { typeInvalid } from "./field-errors.js";
 import { jsonType, typeAccepts } from "./json-type.js";
+import { isOwnKey } from "./json-values.js";
 import { checkListType } from "./list-type.js";
+import { PathStack } from "./path-stack.js";
 import {
   childPath,
   fieldSchema,
-  indexPath,
   isDroppableNull,
   isEmbeddedResource,
   isMetaField,
@@ -46,12 +47,14 @@ interface Walk {
   errors: FieldError[];
   unknown: string[];
   strict: boolean;
+  /** Where the walk is; rendered only for an error or an unknown field. */
+  at: PathStack;
 }
 
 /** Checks `obj` (a whole object, or any value) against `schema`. */
 export function checkObject(obj: unknown, schema: Schema, opts: CheckOptions): CheckResult {
-  const w: Walk = { errors: [], unknown: [], strict: opts.strict };
-  walk(w, obj, schema, "", true);
+  const w: Walk = { errors: [], unknown: [], strict: opts.strict, at: new PathStack() };
+  walk(w, obj, schema, true);
   return { errors: w.errors, unknownFields: orderUnknown(w.unknown) };
 }
 
@@ -61,34 +64,37 @@ function isMetadataPath(path: string): boolean {
 
 /** kube reports ObjectMeta's unknown fields before the pruned ones, which are sorted. */
 function orderUnknown(paths: string[]): string[] {
+  if (paths.length === 0) return paths;
   const meta = paths.filter(isMetadataPath);
   const rest = paths.filter((p) => !isMetadataPath(p));
   return [...meta.sort(), ...rest.sort()];
 }
 
-function walk(w: Walk, value: unknown, schema: Schema, path: string, atRoot: boolean): void {
-  if (!checkType(w, value, schema, path)) return;
+function walk(w: Walk, value: unknown, schema: Schema, atRoot: boolean): void {
+  if (!checkType(w, value, schema)) return;
   if (value === null) return;
-  w.errors.push(...checkEnum(path, value, schema));
-  if (typeof value === "string") w.errors.push(...checkString(path, value, schema));
-  else if (typeof value === "number") w.errors.push(...checkNumber(path, value, schema));
-  else if (Array.isArray(value)) walkArray(w, value, schema, path);
+  const path = w.at.render;
+  checkEnum(w.errors, path, value, schema);
+  if (typeof value === "string") checkString(w.errors, path, value, schema);
+  else if (typeof value === "number") checkNumber(w.errors, path, value, schema);
+  else if (Array.isArray(value)) walkArray(w, value, schema);
   else if (typeof value === "object") {
-    walkObject(w, value as Record<string, unknown>, schema, path, atRoot);
+    walkObject(w, value as Record<string, unknown>, schema, atRoot);
   }
 }
 
 /** Reports a JSON type mismatch; returns false when the value should not be walked further. */
-function checkType(w: Walk, value: unknown, schema: Schema, path: string): boolean {
+function checkType(w: Walk, value: unknown, schema: Schema): boolean {
   const actual = jsonType(value);
   if (actual === "null") {
     if (schema.nullable || (!schema.type && !schema["x-kubernetes-int-or-string"])) return true;
-    w.errors.push(typeInvalid(path, schema.type ?? "integer", "null"));
+    w.errors.push(typeInvalid(w.at.render(), schema.type ?? "integer", "null"));
     return false;
   }
   if (schema["x-kubernetes-int-or-string"]) {
     if (actual === "integer" || actual === "string") return true;
     // kube validates int-or-string as anyOf [integer, string]: both failures are reported.
+    const path = w.at.render();
     w.errors.push(
       invalidValue("", "", `${JSON.stringify(path)} must validate at least one schema (anyOf)`),
     );
@@ -96,39 +102,41 @@ function checkType(w: Walk, value: unknown, schema: Schema, path: string): boole
     return false;
   }
   if (schema.type && !typeAccepts(schema.type, actual)) {
-    w.errors.push(typeInvalid(path, schema.type, actual));
+    w.errors.push(typeInvalid(w.at.render(), schema.type, actual));
     return false;
   }
   return true;
 }
 
-function walkArray(w: Walk, items: unknown[], schema: Schema, path: string): void {
-  w.errors.push(...checkItemCount(path, items, schema));
+function walkArray(w: Walk, items: unknown[], schema: Schema): void {
+  checkItemCount(w.errors, w.at.render, items, schema);
+  const before = w.errors.length;
+  checkListType(w.errors, w.at.render, items, schema);
   // ObjectMeta is validated by kube's metadata rules, not by list types.
-  if (!isMetadataPath(path)) w.errors.push(...checkListType(path, items, schema));
+  if (w.errors.length > before && isMetadataPath(w.at.render())) w.errors.length = before;
   const itemSchema = schema.items ?? {};
-  items.forEach((item, i) => {
-    walk(w, item, itemSchema, indexPath(path, i), false);
-  });
+  for (let i = 0; i < items.length; i++) {
+    w.at.push(i);
+    walk(w, items[i], itemSchema, false);
+    w.at.pop();
+  }
 }
 
-function walkObject(
-  w: Walk,
-  obj: Record<string, unknown>,
-  schema: Schema,
-  path: string,
-  atRoot: boolean,
-): void {
-  w.errors.push(...checkPropertyCount(path, obj, schema));
-  w.errors.push(...checkRequired(path, obj, schema));
+function walkObject(w: Walk, obj: Record<string, unknown>, schema: Schema, atRoot: boolean): void {
+  checkPropertyCount(w.errors, w.at.render, obj, schema);
+  checkRequired(w.errors, w.at.render, obj, schema);
   const embedded = isEmbeddedResource(schema, atRoot);
-  for (const [key, value] of Object.entries(obj)) {
+  for (const key in obj) {
+    if (!isOwnKey(obj, key)) continue;
+    const value = obj[key];
     const sub = fieldSchema(schema, key);
     if (sub === "any" || isDroppableNull(value, sub)) continue;
     if (sub) {
-      walk(w, value, sub, childPath(path, key), false);
+      w.at.push(key);
+      walk(w, value, sub, false);
+      w.at.pop();
     } else if (!preservesUnknown(schema) && !(embedded && isMetaField(key)) && w.strict) {
-      w.unknown.push(childPath(path, key));
+      w.unknown.push(childPath(w.at.render(), key));
     }
   }
 }

@@ -4,7 +4,7 @@
  * decoding message.
  */
 export { type CheckOptions, type CheckResult, checkObject } from "./check-object.js";
-export { applyDefaults } from "./defaults.js";
+export { defaultInPlace } from "./defaults.js";
 export { type JsonType, jsonType } from "./json-type.js";
 export { pruneUnknownFields } from "./prune.js";
 export { strictDecodingMessage, unknownFieldWarnings } from "./strict-decoding.js";

@@ -105,3 +105,51 @@ describe("pruneUnknownFields", () => {
     });
   });
 });
+
+describe("pruneUnknownFields copies", () => {
+  const open: Schema = {
+    type: "object",
+    properties: {
+      spec: {
+        type: "object",
+        "x-kubernetes-preserve-unknown-fields": true,
+        properties: { known: { type: "object", properties: { a: { type: "string" } } } },
+      },
+      map: { type: "object", additionalProperties: { type: "object", properties: { v: {} } } },
+      any: { type: "object", additionalProperties: true },
+    },
+  };
+
+  it("copies preserved and additionalProperties subtrees rather than sharing them", () => {
+    const obj = {
+      spec: { free: { deep: [{ x: 1 }] }, known: { a: "1", b: 2 } },
+      map: { k: { v: [1], w: 2 } },
+      any: { k: { deep: { x: 1 } } },
+    };
+    const out = pruneUnknownFields(obj, open);
+    assert.deepEqual(out, {
+      spec: { free: { deep: [{ x: 1 }] }, known: { a: "1" } },
+      map: { k: { v: [1] } },
+      any: { k: { deep: { x: 1 } } },
+    });
+    assert.notEqual(out.spec.free.deep[0], obj.spec.free.deep[0]);
+    assert.notEqual(out.map.k.v, obj.map.k.v);
+    assert.notEqual(out.any.k.deep, obj.any.k.deep);
+  });
+
+  it("leaves out a decoded __proto__ key where fields are pruned", () => {
+    const obj = JSON.parse('{"__proto__":{"spec":{"x":1}},"spec":{"known":{"a":"1"}}}');
+    const out = pruneUnknownFields(obj, open);
+    assert.equal(Object.getPrototypeOf(out), Object.prototype);
+    assert.deepEqual(Object.keys(out), ["spec"]);
+    assert.equal(JSON.stringify(out), '{"spec":{"known":{"a":"1"}}}');
+  });
+
+  it("keeps a decoded __proto__ key as a field, not as the copy's prototype", () => {
+    const obj = JSON.parse('{"spec":{"free":{"__proto__":{"polluted":true}}}}');
+    const out = pruneUnknownFields(obj, open);
+    assert.equal(Object.getPrototypeOf(out.spec.free), Object.prototype);
+    assert.deepEqual(Object.keys(out.spec.free), ["__proto__"]);
+    assert.equal(JSON.stringify(out), JSON.stringify(obj));
+  });
+});

@@ -1,40 +1,73 @@
 /** Single-node value checks, field error wording and formats. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { fieldErrorMessage } from "../../api/errors.js";
+import { type FieldError, fieldErrorMessage } from "../../api/errors.js";
 import { duplicate, notSupported } from "./field-errors.js";
 import { matchesFormat } from "./formats.js";
-import { checkNumber, checkPropertyCount, checkString } from "./value-checks.js";
+import type { LazyPath } from "./path-stack.js";
+import { checkNumber, checkPropertyCount, checkRequired, checkString } from "./value-checks.js";
+
+/** Runs one check at `path` and returns what it reported. */
+function check<V, S>(
+  fn: (errors: FieldError[], path: LazyPath, value: V, schema: S) => void,
+  path: string,
+  value: V,
+  schema: S,
+): FieldError[] {
+  const errors: FieldError[] = [];
+  fn(errors, () => path, value, schema);
+  return errors;
+}
 
 describe("value checks", () => {
   it("uses exclusive bounds wording", () => {
     const s = { minimum: 0, exclusiveMinimum: true, maximum: 5, exclusiveMaximum: true };
-    assert.deepEqual(checkNumber("x", 0, s).map(fieldErrorMessage), [
+    assert.deepEqual(check(checkNumber, "x", 0, s).map(fieldErrorMessage), [
       "x: Invalid value: 0: x in body should be greater than 0",
     ]);
-    assert.deepEqual(checkNumber("x", 5, s).map(fieldErrorMessage), [
+    assert.deepEqual(check(checkNumber, "x", 5, s).map(fieldErrorMessage), [
       "x: Invalid value: 5: x in body should be less than 5",
     ]);
-    assert.deepEqual(checkNumber("x", 2.5, s), []);
+    assert.deepEqual(check(checkNumber, "x", 2.5, s), []);
   });
 
   it("counts characters, not UTF-16 units, for maxLength", () => {
-    assert.deepEqual(checkString("s", "😀😀", { maxLength: 2 }), []);
-    assert.equal(checkString("s", "😀😀😀", { maxLength: 2 }).length, 1);
+    assert.deepEqual(check(checkString, "s", "😀😀", { maxLength: 2 }), []);
+    assert.equal(check(checkString, "s", "😀😀😀", { maxLength: 2 }).length, 1);
   });
 
   it("treats an invalid pattern as non-matching instead of throwing", () => {
-    assert.equal(checkString("s", "a", { pattern: "(" }).length, 1);
+    assert.equal(check(checkString, "s", "a", { pattern: "(" }).length, 1);
   });
 
   it("reports property counts", () => {
     assert.deepEqual(
-      checkPropertyCount("m", { a: 1, b: 2 }, { maxProperties: 1 }).map(fieldErrorMessage),
+      check(checkPropertyCount, "m", { a: 1, b: 2 }, { maxProperties: 1 }).map(fieldErrorMessage),
       ["m: Too many: 2: must have at most 1 items"],
     );
-    assert.deepEqual(checkPropertyCount("m", {}, { minProperties: 1 }).map(fieldErrorMessage), [
-      'm: Invalid value: "object": m in body should have at least 1 properties',
+    assert.deepEqual(
+      check(checkPropertyCount, "m", {}, { minProperties: 1 }).map(fieldErrorMessage),
+      ['m: Invalid value: "object": m in body should have at least 1 properties'],
+    );
+  });
+
+  it("renders the path only for an error", () => {
+    let rendered = 0;
+    const path = () => {
+      rendered++;
+      return "spec.s";
+    };
+    const errors: FieldError[] = [];
+    checkString(errors, path, "short", { maxLength: 10, format: "date-time" });
+    assert.equal(rendered, 1);
+    assert.deepEqual(errors.map(fieldErrorMessage), [
+      'spec.s: Invalid value: "short": spec.s in body must be of type date-time: "short"',
     ]);
+    checkString(errors, path, "ok", { maxLength: 10, minLength: 1, pattern: "^o" });
+    checkRequired(errors, path, { a: 1 }, { required: ["a"] });
+    assert.equal(rendered, 1);
+    checkRequired(errors, path, {}, { required: ["a"] });
+    assert.equal(fieldErrorMessage(errors[1]!), "spec.s.a: Required value");
   });
 
   it("quotes supported values like apimachinery (JSON for non-strings)", () => {
