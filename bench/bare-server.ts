@@ -23,8 +23,8 @@ export interface BareServerOptions {
 }
 
 interface BareStore {
-  /** Stores `value` under `name`; throws if the name is taken. */
-  insert(name: string, value: string): void | Promise<unknown>;
+  /** Stores `value` under `name`; throws if the name is taken (SQLite at once, etcd via the promise). */
+  insert(name: string, value: string): undefined | Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -37,6 +37,7 @@ function sqliteStore(dbPath: string): BareStore {
   return {
     insert: (name, value) => {
       insert.run(name, value);
+      return undefined;
     },
     close: async () => {
       db.close();

@@ -188,15 +188,21 @@ export function apiserverEtcdLines(r: ApiserverEtcdResult): string[] {
   return lines;
 }
 
-/** The target of this group, in the shape of bench/report.ts's targets. */
+/**
+ * The target of this group at each concurrency, in the shape of bench/report.ts's
+ * targets; the bare server's ratio to raw puts is printed beside it, since no
+ * Node HTTPS server on this etcd client can do better than that floor.
+ */
 export function apiserverEtcdTargets(r: ApiserverEtcdResult) {
-  const top = r.levels.at(-1)!;
-  return {
-    apiserverEtcdOverRawPuts: {
-      description: `apiserver creates/s on etcd ÷ raw etcd puts/s at c=${top.concurrency} ≥ ${ETCD_TO_RAW_TARGET}`,
-      value: top.etcdToRaw,
-      pass: top.etcdToRaw >= ETCD_TO_RAW_TARGET,
-      applicable: true,
-    },
-  };
+  return Object.fromEntries(
+    r.levels.map((l) => [
+      `apiserverEtcdOverRawPuts${l.concurrency}`,
+      {
+        description: `apiserver creates/s on etcd ÷ raw etcd puts/s at c=${l.concurrency} ≥ ${ETCD_TO_RAW_TARGET} (bare HTTPS on etcd: ${l.bareToRaw})`,
+        value: l.etcdToRaw,
+        pass: l.etcdToRaw >= ETCD_TO_RAW_TARGET,
+        applicable: true,
+      },
+    ]),
+  );
 }
