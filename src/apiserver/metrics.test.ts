@@ -70,7 +70,7 @@ describe("observeRequest", () => {
   });
 
   it("counts series past the bound on those it keeps", async () => {
-    for (let i = 0; i < 3000; i++) serve(info("get", `r${i}`), 404);
+    for (let i = 0; i < 9000; i++) serve(info("get", `r${i}`), 404);
     for (let i = 0; i < 2; i++) serve(info("list", "late-kind"), 200);
     const late = 'verb="list",group="",version="v1",resource="late-kind",subresource="",code="200"';
     assert.equal(await sample(TOTAL, late), 2);

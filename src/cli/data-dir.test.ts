@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -61,9 +69,14 @@ describe("ensurePki", () => {
     const dir = fresh();
     mkdirSync(join(dir, "pki"), { recursive: true });
     writeFileSync(join(dir, "pki", "ca.key"), "half a CA\n");
+    writeFileSync(join(dir, "pki", "ca.crt.4242.tmp"), "half a file");
     const pki = await ensurePki(dir, HOSTS);
     assert.notEqual(pki.ca.keyPem, "half a CA\n");
     assert.ok(await signedBy(pki.serving.certPem, pki.ca.certPem));
     assert.equal(readFileSync(join(dir, "pki", "ca.key"), "utf8"), pki.ca.keyPem);
+    assert.deepEqual(
+      readdirSync(join(dir, "pki")).filter((f) => f.endsWith(".tmp")),
+      [],
+    );
   });
 });

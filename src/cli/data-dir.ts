@@ -16,8 +16,10 @@ import {
   fsyncSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
@@ -78,6 +80,8 @@ export async function ensurePki(
     retries: { retries: 300, minTimeout: 50, maxTimeout: 200 },
   });
   try {
+    // Half-written files of a process killed here before: no one else writes now.
+    for (const f of readdirSync(dir)) if (f.endsWith(".tmp")) rmSync(join(dir, f), { force: true });
     return await loadOrCreate(dir, hosts);
   } finally {
     await release();
