@@ -43,23 +43,29 @@ export function pathSegmentName(value: string): string[] {
   return [];
 }
 
-/** A label or annotation key: optional DNS subdomain prefix, then a qualified name of ≤63. */
+const QUALIFIED_NAME_RULE =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+
+/**
+ * apimachinery's `IsQualifiedName` (label and annotation keys, finalizer names):
+ * an optional DNS subdomain prefix and `/`, then a name of at most 63 characters.
+ */
 export function qualifiedName(value: string): string[] {
-  const slash = value.lastIndexOf("/");
-  const name = slash < 0 ? value : value.slice(slash + 1);
+  const parts = value.split("/");
+  if (parts.length > 2)
+    return [
+      `a qualified name ${QUALIFIED_NAME_RULE} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+    ];
   const errs: string[] = [];
-  if (slash >= 0) {
-    const prefix = value.slice(0, slash);
+  const name = parts.length === 2 ? parts[1]! : parts[0]!;
+  if (parts.length === 2) {
+    const prefix = parts[0]!;
     if (prefix.length === 0) errs.push("prefix part must be non-empty");
     else errs.push(...dns1123Subdomain(prefix).map((e) => `prefix part ${e}`));
   }
   if (name.length === 0) errs.push("name part must be non-empty");
   else if (name.length > 63) errs.push("name part must be no more than 63 characters");
-  if (name.length > 0 && !QUALIFIED_NAME.test(name)) {
-    errs.push(
-      "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
-    );
-  }
+  if (!QUALIFIED_NAME.test(name)) errs.push(`name part ${QUALIFIED_NAME_RULE}`);
   return errs;
 }
 

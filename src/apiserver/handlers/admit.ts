@@ -26,7 +26,11 @@ import {
   strictDecodingMessage,
 } from "../validation/index.js";
 import { fieldManager, fieldValidation, type RequestContext } from "./context.js";
-import { validateMetadata } from "./metadata-rules.js";
+import {
+  immutableMetadataErrors,
+  managedFieldsErrors,
+  validateMetadata,
+} from "./metadata-rules.js";
 
 /** Checks the body is an object of this resource's kind; fills apiVersion/kind if absent. */
 export function checkEnvelope(ctx: RequestContext, body: unknown): KubeObject {
@@ -106,9 +110,13 @@ export function nameErrors(t: ResourceType, name: string): string[] {
   }
 }
 
-function validate(ctx: RequestContext, obj: KubeObject, old: KubeObject | undefined): void {
+function validate(
+  ctx: RequestContext,
+  obj: KubeObject,
+  old: KubeObject | undefined,
+  errors: FieldError[] = [],
+): void {
   const t = ctx.type;
-  const errors: FieldError[] = [];
   const name = obj.metadata.name;
   if (!name) errors.push(requiredValue("metadata.name", "name or generateName is required"));
   else if (!old)
@@ -148,7 +156,25 @@ export function admitCreate(
   if (t.status) delete obj.status;
   t.prepareForCreate?.(obj);
   validate(ctx, obj, undefined);
-  return opts.keepManagedFields ? obj : withManagedFields(ctx, undefined, obj);
+  return checkManagedFields(
+    ctx,
+    opts.keepManagedFields ? obj : withManagedFields(ctx, undefined, obj),
+  );
+}
+
+/**
+ * The managedFields about to be stored, checked as kube's `ValidateObjectMeta`
+ * does: a request may carry its own valid entries, whose manager names must then
+ * pass the field-manager rule.
+ */
+function checkManagedFields(ctx: RequestContext, obj: KubeObject): KubeObject {
+  const errors = managedFieldsErrors(obj);
+  if (errors.length > 0)
+    throw new InvalidError(
+      { group: ctx.type.group, kind: ctx.type.kind, name: obj.metadata.name ?? "" },
+      errors,
+    );
+  return obj;
 }
 
 /**
@@ -170,6 +196,8 @@ export function admitUpdate(
       `the name of the object (${meta.name}) does not match the name on the URL (${old.metadata.name})`,
     );
   }
+  // Checked on what the request sent, before the stored values are copied in.
+  const immutableErrors = immutableMetadataErrors(obj, old);
   meta.uid = old.metadata.uid;
   meta.creationTimestamp = old.metadata.creationTimestamp;
   meta.generation = old.metadata.generation ?? 1;
@@ -189,8 +217,8 @@ export function admitUpdate(
   }
   t.prepareForUpdate?.(obj, old);
   if (specChanged(obj, old, t)) obj.metadata.generation = (old.metadata.generation ?? 1) + 1;
-  validate(ctx, obj, old);
-  return opts.keepManagedFields ? obj : withManagedFields(ctx, old, obj);
+  validate(ctx, obj, old, immutableErrors);
+  return checkManagedFields(ctx, opts.keepManagedFields ? obj : withManagedFields(ctx, old, obj));
 }
 
 function specChanged(obj: KubeObject, old: KubeObject, t: ResourceType): boolean {

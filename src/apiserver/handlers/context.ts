@@ -14,6 +14,7 @@ import type { RequestInfo } from "../http/request-info.js";
 import type { ResourceRegistry } from "../resources/registry.js";
 import type { ResourceType } from "../resources/resource-type.js";
 import type { ObjectStore } from "../store/object-store.js";
+import { FIELD_MANAGER_MAX_BYTES, isPrintable } from "./request-options.js";
 
 export interface ServerContext {
   backend: Backend;
@@ -55,21 +56,38 @@ export function fieldValidation(query: URLSearchParams): "Strict" | "Warn" | "Ig
   return v === "Strict" || v === "Ignore" ? v : "Warn";
 }
 
-/** The field manager: the query's, else the user agent's program name, as kube-apiserver. */
+/**
+ * The field manager: the query's (checked by `checkWriteOptions`), else kube's
+ * `prefixFromUserAgent` — the user agent up to its first `/`, without
+ * non-printable characters, cut to 128 bytes.
+ */
 export function fieldManager(ctx: RequestContext): string {
   const explicit = ctx.query.get("fieldManager");
   if (explicit) return explicit;
   const agent = ctx.req.headers["user-agent"] ?? "unknown";
   const slash = agent.indexOf("/");
-  return (slash < 0 ? agent : agent.slice(0, slash)).slice(0, 128) || "unknown";
+  let prefix = "";
+  let bytes = 0;
+  for (const ch of slash < 0 ? agent : agent.slice(0, slash)) {
+    if (!isPrintable(ch)) continue;
+    const size = Buffer.byteLength(ch);
+    if (bytes + size > FIELD_MANAGER_MAX_BYTES) break;
+    prefix += ch;
+    bytes += size;
+  }
+  return prefix || "unknown";
 }
 
-/** Runs admission for this request; warnings go to the response, a refusal throws. */
+/**
+ * Runs admission for this request; warnings go to the response, a refusal throws.
+ * `dryRun` defaults to the query's (checked options); a DELETE passes its DeleteOptions'.
+ */
 export async function admit(
   ctx: RequestContext,
   operation: AdmissionOperation,
   object: KubeObject | undefined,
   oldObject: KubeObject | undefined,
+  dryRun = ctx.query.getAll("dryRun").length > 0,
 ): Promise<void> {
   const warnings = await ctx.server.admission.validate({
     operation,
@@ -81,7 +99,7 @@ export async function admit(
     object,
     oldObject,
     user: ctx.user,
-    dryRun: ctx.query.get("dryRun") === "All",
+    dryRun,
   });
   if (warnings.length > 0) ctx.warnings.push(...warnings);
 }

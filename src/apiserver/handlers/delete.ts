@@ -7,65 +7,35 @@
  * a grace period (pods) are deleted gracefully (`graceful-delete.ts`).
  */
 
-import {
-  BadRequestError,
-  ConflictError,
-  ForbiddenError,
-  STALE_OBJECT_MESSAGE,
-} from "../../api/errors.js";
+import { ConflictError, ForbiddenError, STALE_OBJECT_MESSAGE } from "../../api/errors.js";
 import { rfc3339 } from "../../api/time.js";
-import { isObject, type KubeObject, type Status } from "../../api/types.js";
-import { parseJson, readBody } from "../http/body.js";
+import type { KubeObject, Status } from "../../api/types.js";
 import { sendJson } from "../http/respond.js";
 import type { ResourceType } from "../resources/resource-type.js";
 import { admit, type RequestContext } from "./context.js";
+import {
+  type DeleteOptions,
+  type PropagationPolicy,
+  propagationOf,
+  readDeleteOptions,
+} from "./delete-options.js";
 import { selectorFilter } from "./filter.js";
 import { type GracefulPlan, gracefulPlan } from "./graceful-delete.js";
 
 export const ORPHAN_FINALIZER = "orphan";
 export const FOREGROUND_FINALIZER = "foregroundDeletion";
 
-export interface DeleteOptions {
-  propagationPolicy?: "Background" | "Foreground" | "Orphan";
-  preconditions?: { uid?: string; resourceVersion?: string };
-  gracePeriodSeconds?: number;
-  dryRun?: string[];
-}
-
-async function readDeleteOptions(ctx: RequestContext): Promise<DeleteOptions> {
-  const text = await readBody(ctx.req);
-  let opts: DeleteOptions = {};
-  if (text.trim() !== "") {
-    const body = parseJson(text);
-    if (!isObject(body)) throw new BadRequestError("DeleteOptions must be an object");
-    opts = body as DeleteOptions;
-  } else {
-    const policy = ctx.query.get("propagationPolicy");
-    if (policy) opts.propagationPolicy = policy as DeleteOptions["propagationPolicy"];
-    const grace = ctx.query.get("gracePeriodSeconds");
-    if (grace !== null) opts.gracePeriodSeconds = Number(grace);
-  }
-  if (
-    opts.propagationPolicy &&
-    !["Background", "Foreground", "Orphan"].includes(opts.propagationPolicy)
-  ) {
-    throw new BadRequestError(
-      `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${opts.propagationPolicy}": supported values: "Foreground", "Background", "Orphan", "nil"`,
-    );
-  }
-  return opts;
-}
-
 function checkPreconditions(t: ResourceType, obj: KubeObject, opts: DeleteOptions): void {
+  // As kube's Preconditions.Check: a precondition that is set, even to "", must hold.
   const pre = opts.preconditions ?? {};
   const ref = { group: t.group, resource: t.plural, name: obj.metadata.name };
-  if (pre.uid && pre.uid !== obj.metadata.uid) {
+  if (pre.uid !== undefined && pre.uid !== obj.metadata.uid) {
     throw new ConflictError(
       ref,
       `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid}`,
     );
   }
-  if (pre.resourceVersion && pre.resourceVersion !== obj.metadata.resourceVersion) {
+  if (pre.resourceVersion !== undefined && pre.resourceVersion !== obj.metadata.resourceVersion) {
     throw new ConflictError(
       ref,
       `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion}`,
@@ -74,7 +44,7 @@ function checkPreconditions(t: ResourceType, obj: KubeObject, opts: DeleteOption
 }
 
 /** The finalizers after applying the propagation policy. */
-function finalizersFor(obj: KubeObject, policy: DeleteOptions["propagationPolicy"]): string[] {
+function finalizersFor(obj: KubeObject, policy: PropagationPolicy | undefined): string[] {
   const current = obj.metadata.finalizers ?? [];
   if (!policy) return current;
   const rest = current.filter((f) => f !== ORPHAN_FINALIZER && f !== FOREGROUND_FINALIZER);
@@ -102,18 +72,19 @@ export async function deleteObject(
 ): Promise<KubeObject | Status> {
   const t = ctx.type;
   const store = ctx.server.store;
-  const dryRun = (opts.dryRun ?? []).includes("All") || ctx.query.get("dryRun") === "All";
+  // The options were checked: any dryRun value is All.
+  const dryRun = (opts.dryRun ?? []).length > 0;
   for (let attempt = 0; ; attempt++) {
     const obj = await store.get(t, ctx.info.namespace, name);
     checkPreconditions(t, obj, opts);
     const refusal = t.undeletable?.(obj);
     if (refusal) throw new ForbiddenError({ group: t.group, resource: t.plural, name }, refusal);
-    if (attempt === 0) await admit(ctx, "DELETE", undefined, obj);
+    if (attempt === 0) await admit(ctx, "DELETE", undefined, obj, dryRun);
     const plan = gracefulPlan(t, obj, opts.gracePeriodSeconds);
     if (plan.kind === "pending") return obj;
     const finalizers = finalizersFor(
       obj,
-      obj.metadata.deletionTimestamp ? undefined : opts.propagationPolicy,
+      obj.metadata.deletionTimestamp ? undefined : propagationOf(opts),
     );
     const pending = t.pendingFinalizers?.(obj) ?? [];
     const revision = Number(obj.metadata.resourceVersion);
@@ -183,12 +154,11 @@ export async function handleDelete(ctx: RequestContext): Promise<void> {
   sendJson(ctx.res, 200, result);
 }
 
+/** Selectors first, then DeleteOptions, as kube-apiserver: a refusal comes before the list. */
 export async function handleDeleteCollection(ctx: RequestContext): Promise<void> {
+  const filter = selectorFilter(ctx.type, ctx.query);
   const opts = await readDeleteOptions(ctx);
-  const page = await ctx.server.store.list(ctx.type, {
-    namespace: ctx.info.namespace,
-    filter: selectorFilter(ctx.type, ctx.query),
-  });
+  const page = await ctx.server.store.list(ctx.type, { namespace: ctx.info.namespace, filter });
   const deleted: KubeObject[] = [];
   for (const obj of page.items) {
     const sub = { ...ctx, info: { ...ctx.info, namespace: obj.metadata.namespace } };

@@ -1,6 +1,8 @@
 /**
  * The label and field selectors of list, watch and deletecollection requests,
- * compiled into one predicate over objects.
+ * compiled into one predicate over objects. Both are parsed, and every field
+ * label checked against the kind's selectable fields, before the caller reads or
+ * writes anything: a selector kube refuses is a 400 here too, never "match all".
  */
 import { BadRequestError } from "../../api/errors.js";
 import { parseFieldSelector, parseLabelSelector } from "../../api/selectors.js";
@@ -15,23 +17,26 @@ export function fieldsOf(t: ResourceType, obj: KubeObject): Record<string, strin
   };
 }
 
-/** Undefined when the query selects everything. */
+/** The field labels a kind supports: `selectableFields` yields the same keys for every object. */
+function supportedFieldLabels(t: ResourceType): Set<string> {
+  return new Set(Object.keys(fieldsOf(t, { apiVersion: "", kind: "", metadata: {} })));
+}
+
+/** Undefined when the query selects everything; throws BadRequest for a selector kube refuses. */
 export function selectorFilter(
   t: ResourceType,
   query: URLSearchParams,
 ): ((obj: KubeObject) => boolean) | undefined {
   const labels = parseLabelSelector(query.get("labelSelector") ?? undefined);
   const fields = parseFieldSelector(query.get("fieldSelector") ?? undefined);
-  if (labels.empty && fields.empty) return undefined;
   if (!fields.empty) {
-    // Reject unknown field labels up front, with an object that has every selectable field.
-    const sample = fieldsOf(t, { apiVersion: "", kind: "", metadata: {} });
-    for (const r of fields.requirements) {
-      if (!(r.key in sample) && !t.selectableFields) {
-        throw new BadRequestError(`field label not supported: ${r.key}`);
-      }
+    const supported = supportedFieldLabels(t);
+    for (const key of fields.keys) {
+      // kube's ConvertFieldLabel, for built-in kinds and CRDs alike.
+      if (!supported.has(key)) throw new BadRequestError(`field label not supported: ${key}`);
     }
   }
+  if (labels.empty && fields.empty) return undefined;
   return (obj) => {
     if (!labels.empty && !labels.matches((k) => obj.metadata.labels?.[k])) return false;
     if (!fields.empty) {

@@ -1,11 +1,14 @@
 /**
- * ObjectMeta validation as apimachinery's `ValidateObjectMeta`: label keys and
- * values, annotation keys and total size, finalizer names, owner references, and
- * the finalizer rule of objects being deleted.
+ * ObjectMeta validation as apimachinery's `ValidateObjectMeta` and
+ * `ValidateObjectMetaAccessorUpdate`: label keys and values, annotation keys and
+ * total size, finalizer names, owner references, managedFields, the fields an
+ * update may not change (uid, deletion fields), and the finalizer rule of objects
+ * being deleted.
  */
 import { type FieldError, forbiddenValue, invalidValue, requiredValue } from "../../api/errors.js";
 import { ANNOTATIONS_MAX_BYTES, labelValue, qualifiedName } from "../../api/names.js";
-import type { KubeObject } from "../../api/types.js";
+import { isObject, type KubeObject } from "../../api/types.js";
+import { fieldManagerErrors, goStringSlice } from "./request-options.js";
 
 export function validateMetadata(obj: KubeObject, old: KubeObject | undefined): FieldError[] {
   const meta = obj.metadata;
@@ -30,10 +33,7 @@ export function validateMetadata(obj: KubeObject, old: KubeObject | undefined): 
       detail: `Too long: must have at most ${ANNOTATIONS_MAX_BYTES} bytes`,
     });
   }
-  (meta.finalizers ?? []).forEach((f, i) => {
-    for (const why of qualifiedName(f))
-      errors.push(invalidValue(`metadata.finalizers[${i}]`, f, why));
-  });
+  errors.push(...finalizerNameErrors(meta.finalizers ?? []));
   let controllers = 0;
   (meta.ownerReferences ?? []).forEach((ref, i) => {
     const at = `metadata.ownerReferences[${i}]`;
@@ -64,6 +64,82 @@ export function validateMetadata(obj: KubeObject, old: KubeObject | undefined): 
     errors.push(forbiddenValue("metadata.namespace", "field is immutable"));
   }
   errors.push(...finalizerErrors(obj, old));
+  return errors;
+}
+
+/** apimachinery `ValidateFinalizers`: qualified names, not both orphan and foregroundDeletion. */
+function finalizerNameErrors(finalizers: string[]): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const f of finalizers)
+    for (const why of qualifiedName(f)) errors.push(invalidValue("metadata.finalizers", f, why));
+  if (finalizers.includes("orphan") && finalizers.includes("foregroundDeletion"))
+    errors.push({
+      reason: "FieldValueInvalid",
+      field: "metadata.finalizers",
+      detail: `Invalid value: ${goStringSlice(finalizers)}: finalizer orphan and foregroundDeletion cannot be both set`,
+    });
+  return errors;
+}
+
+/** Go's `time.Time.String()` of an RFC 3339 timestamp, as kube prints a metav1.Time value. */
+function goTime(value: string): string {
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) return value;
+  const iso = new Date(ms).toISOString();
+  const fraction = iso.slice(20, 23).replace(/0+$/, "");
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}${fraction ? `.${fraction}` : ""} +0000 UTC`;
+}
+
+function immutable(field: string, shown: string): FieldError {
+  return {
+    reason: "FieldValueInvalid",
+    field,
+    detail: `Invalid value: ${shown}: field is immutable`,
+  };
+}
+
+/**
+ * The server-owned fields an update may not change (`ValidateObjectMetaAccessorUpdate`),
+ * checked on the request's object before the server copies the stored values in:
+ * a uid other than the stored one (an empty uid takes the stored one, as kube's
+ * `BeforeUpdate`), a deletionTimestamp or grace period the stored object does not have.
+ */
+export function immutableMetadataErrors(next: KubeObject, old: KubeObject): FieldError[] {
+  const meta = next.metadata;
+  const errors: FieldError[] = [];
+  if (meta.uid !== undefined && meta.uid !== "" && meta.uid !== old.metadata.uid)
+    errors.push(immutable("metadata.uid", JSON.stringify(meta.uid)));
+  const deletion = meta.deletionTimestamp;
+  if (!old.metadata.deletionTimestamp && deletion !== undefined && deletion !== null)
+    errors.push(immutable("metadata.deletionTimestamp", JSON.stringify(goTime(String(deletion)))));
+  const grace = meta.deletionGracePeriodSeconds;
+  const oldGrace = old.metadata.deletionGracePeriodSeconds;
+  if (grace !== undefined && grace !== null && grace !== oldGrace)
+    errors.push(immutable("metadata.deletionGracePeriodSeconds", String(grace)));
+  return errors;
+}
+
+/** apimachinery `ValidateManagedFields` over the entries about to be stored. */
+export function managedFieldsErrors(obj: KubeObject): FieldError[] {
+  const entries = obj.metadata.managedFields;
+  if (!Array.isArray(entries)) return [];
+  const errors: FieldError[] = [];
+  entries.forEach((entry: unknown, i) => {
+    if (!isObject(entry)) return;
+    const at = `metadata.managedFields[${i}]`;
+    const { operation, fieldsType, manager, subresource } = entry;
+    if (operation !== "Apply" && operation !== "Update")
+      errors.push(invalidValue(`${at}.operation`, operation ?? "", "must be `Apply` or `Update`"));
+    if (typeof fieldsType === "string" && fieldsType !== "" && fieldsType !== "FieldsV1")
+      errors.push(invalidValue(`${at}.fieldsType`, fieldsType, "must be `FieldsV1`"));
+    if (typeof manager === "string") errors.push(...fieldManagerErrors(manager, `${at}.manager`));
+    if (typeof subresource === "string" && Buffer.byteLength(subresource) > 256)
+      errors.push({
+        reason: "FieldValueTooLong",
+        field: `${at}.subresource`,
+        detail: "Too long: must have at most 256 bytes",
+      });
+  });
   return errors;
 }
 

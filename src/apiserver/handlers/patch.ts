@@ -9,7 +9,6 @@ import {
   ApiError,
   BadRequestError,
   ConflictError,
-  InvalidError,
   NotFoundError,
   STALE_OBJECT_MESSAGE,
 } from "../../api/errors.js";
@@ -27,6 +26,7 @@ import {
 import { apiVersionOf } from "../resources/resource-type.js";
 import { admitCreate, admitUpdate, checkEnvelope } from "./admit.js";
 import { admit, type RequestContext, warningHeaders } from "./context.js";
+import { checkWriteOptions, isDryRun } from "./request-options.js";
 import { checkNamespaceAcceptsContent, persistUpdate, storeNew } from "./write.js";
 
 const PATCH_TYPES =
@@ -45,17 +45,10 @@ export async function handlePatch(ctx: RequestContext): Promise<void> {
     );
   }
   const text = await readBody(ctx.req);
+  // The options are checked before the patch is decoded, as kube-apiserver does.
+  checkWriteOptions(ctx.query, "PatchOptions", type);
   const patch = type === "apply" ? parseYaml(text) : parseJson(text);
-  const manager = ctx.query.get("fieldManager");
-  if (type === "apply" && !manager) {
-    throw new InvalidError({ group: "meta.k8s.io", kind: "PatchOptions", name: "" }, [
-      {
-        reason: "FieldValueRequired",
-        field: "fieldManager",
-        detail: "Required value: is required for apply patch",
-      },
-    ]);
-  }
+  if (type === "apply") checkApplyMetadata(patch);
   for (let attempt = 1; ; attempt++) {
     const old = await ctx.server.store.tryGet(t, ctx.info.namespace, ctx.info.name!);
     try {
@@ -80,6 +73,15 @@ export async function handlePatch(ctx: RequestContext): Promise<void> {
   }
 }
 
+/**
+ * managedFields belong to the server in an apply: kube's field manager refuses a
+ * patch that sets them (`GetManagedFields() != nil`, so any list, even empty).
+ */
+function checkApplyMetadata(patch: unknown): void {
+  if (isObject(patch) && isObject(patch.metadata) && Array.isArray(patch.metadata.managedFields))
+    throw new BadRequestError("metadata.managedFields must be nil");
+}
+
 async function applyCreate(
   ctx: RequestContext,
   type: string,
@@ -98,7 +100,7 @@ async function applyCreate(
   const obj = admitCreate(ctx, merged, { keepManagedFields: true });
   await checkNamespaceAcceptsContent(ctx, obj.metadata.namespace);
   await admit(ctx, "CREATE", obj, undefined);
-  if (ctx.query.get("dryRun") === "All") return { object: obj, created: true };
+  if (isDryRun(ctx)) return { object: obj, created: true };
   return { object: await storeNew(ctx, obj), created: true };
 }
 

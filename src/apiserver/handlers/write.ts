@@ -15,6 +15,7 @@ import { sendJson } from "../http/respond.js";
 import { admitCreate, admitUpdate, checkEnvelope } from "./admit.js";
 import { admit, type RequestContext, warningHeaders } from "./context.js";
 import { inGracePeriod } from "./graceful-delete.js";
+import { checkWriteOptions, isDryRun } from "./request-options.js";
 
 /** kube-apiserver refuses new objects of a kind whose CRD is being deleted. */
 export function checkKindAcceptsContent(ctx: RequestContext): void {
@@ -33,8 +34,15 @@ export async function checkNamespaceAcceptsContent(
   await ctx.server.namespaces.checkAcceptsContent(ctx.type, namespace);
 }
 
+/** Reads the body, checks the query options (kube does both before decoding), decodes. */
+async function readWrite(ctx: RequestContext, kind: "CreateOptions" | "UpdateOptions") {
+  const bytes = await readBodyBytes(ctx.req);
+  checkWriteOptions(ctx.query, kind);
+  return decodeBody(bytes, ctx.req.headers["content-type"]);
+}
+
 export async function handleCreate(ctx: RequestContext): Promise<void> {
-  const body = decodeBody(await readBodyBytes(ctx.req), ctx.req.headers["content-type"]);
+  const body = await readWrite(ctx, "CreateOptions");
   if (ctx.type.virtualCreate) {
     const envelope = checkEnvelope(ctx, body);
     sendJson(ctx.res, 201, await ctx.type.virtualCreate(ctx, envelope), warningHeaders(ctx));
@@ -43,7 +51,7 @@ export async function handleCreate(ctx: RequestContext): Promise<void> {
   const obj = admitCreate(ctx, checkEnvelope(ctx, body));
   await checkNamespaceAcceptsContent(ctx, obj.metadata.namespace);
   await admit(ctx, "CREATE", obj, undefined);
-  if (ctx.query.get("dryRun") === "All") {
+  if (isDryRun(ctx)) {
     sendJson(ctx.res, 201, obj, warningHeaders(ctx));
     return;
   }
@@ -59,10 +67,7 @@ export function storeNew(ctx: RequestContext, obj: KubeObject): Promise<KubeObje
 
 export async function handleUpdate(ctx: RequestContext): Promise<void> {
   const t = ctx.type;
-  const body = checkEnvelope(
-    ctx,
-    decodeBody(await readBodyBytes(ctx.req), ctx.req.headers["content-type"]),
-  );
+  const body = checkEnvelope(ctx, await readWrite(ctx, "UpdateOptions"));
   const old = await ctx.server.store.get(t, ctx.info.namespace, ctx.info.name!);
   const rv = body.metadata.resourceVersion;
   if (!rv && !t.strategicMergePatch) {
@@ -96,7 +101,7 @@ export async function persistUpdate(
 ): Promise<KubeObject> {
   const revision = Number(old.metadata.resourceVersion);
   await admit(ctx, "UPDATE", next, old);
-  if (ctx.query.get("dryRun") === "All") return next;
+  if (isDryRun(ctx)) return next;
   const held =
     (next.metadata.finalizers ?? []).length > 0 ||
     (ctx.type.pendingFinalizers?.(next) ?? []).length > 0;
