@@ -38,6 +38,7 @@ import {
   LABEL_APP_GROUP,
   LABEL_APP_KIND,
   LABEL_APP_NAME,
+  LABEL_APP_UID,
   type WorkloadReport,
 } from "./module.js";
 
@@ -338,6 +339,7 @@ describe("AppReconciler: install", () => {
         [LABEL_APP_KIND]: "Widget",
         [LABEL_APP_GROUP]: "apps.cozystack.io",
         [LABEL_APP_NAME]: "w",
+        [LABEL_APP_UID]: "uid-w",
       });
       assert.deepEqual(child.data, { part });
     }
