@@ -328,7 +328,7 @@ describe("tenant isolation under hearth up", () => {
   });
 
   it("deletes nothing outside a subtree on uninstall, whatever the status or labels say", async () => {
-    // tenant-a's super-admin makes a Tenant of its own, labelled and owned as if it were c's.
+    // tenant-a's super-admin makes a Tenant of its own, labelled, annotated and owned as if it were c's.
     const ns = (await client.get("v1", "Namespace", "tenant-c")) as KubeObject;
     const crb = (await client.get(
       "rbac.authorization.k8s.io/v1",
@@ -342,7 +342,9 @@ describe("tenant isolation under hearth up", () => {
           "apps.cozystack.io/application.group": "apps.cozystack.io",
           "apps.cozystack.io/application.name": "c",
           "apps.cozystack.io/application.uid": ns.metadata.uid!,
+          "tenant.cozystack.io/tenant-c": "",
         },
+        annotations: { "tenant.cozystack.io/parent-namespace": "tenant-c" },
         ownerReferences: [
           { apiVersion: "v1", kind: "Namespace", name: "tenant-c", uid: ns.metadata.uid! },
           {
