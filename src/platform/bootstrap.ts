@@ -123,7 +123,8 @@ export async function bootstrapPlatform(
   const adminPlurals = definitions
     .filter((d) => !isModule(d) && d.spec.application.kind !== "Tenant")
     .map((d) => d.spec.application.plural);
-  for (const role of tenantClusterRoles(adminPlurals)) await apply(role);
+  const appPlurals = definitions.map((d) => d.spec.application.plural);
+  for (const role of tenantClusterRoles(appPlurals, adminPlurals)) await apply(role);
   for (const o of guardrailObjects()) await apply(o);
   await apply({
     apiVersion: "v1",

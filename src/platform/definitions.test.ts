@@ -265,4 +265,25 @@ describe("crdFor", () => {
     );
     assert.deepEqual(summary, ["shortterm=3d", "longterm=14d"]);
   });
+
+  it("serves a closed status schema: the engine's fields, typed, and the module's own", () => {
+    const crd = crdFor(def("Tenant"), { namespace: { type: "string" } });
+    const versions = (crd.spec as { versions: { schema: { openAPIV3Schema: JsonSchema } }[] })
+      .versions;
+    const status = versions[0]!.schema.openAPIV3Schema;
+    const statusSchema = (status.properties as Record<string, JsonSchema>).status!;
+    assert.equal(statusSchema["x-kubernetes-preserve-unknown-fields"], undefined);
+    const fields = statusSchema.properties as Record<string, JsonSchema>;
+    assert.deepEqual(Object.keys(fields).sort(), [
+      "conditions",
+      "inventory",
+      "namespace",
+      "observedGeneration",
+      "version",
+    ]);
+    const entry = (fields.inventory!.items ?? {}) as JsonSchema;
+    assert.deepEqual(entry.required, ["apiVersion", "kind", "name"]);
+    const condition = (fields.conditions!.items ?? {}) as JsonSchema;
+    assert.deepEqual(condition.required, ["type", "status"]);
+  });
 });

@@ -114,8 +114,58 @@ export function rootSchema(
   };
 }
 
-/** The CRD that serves a definition's kind in `apps.cozystack.io/v1alpha1`. */
-export function crdFor(def: ApplicationDefinition): KubeObject {
+/**
+ * The status every app kind is served with: what the engine writes (version,
+ * observedGeneration, conditions, the inventory of its children) and the extra
+ * fields its module reports. It is structural and closed, so the apiserver
+ * refuses a status of the wrong shape (an inventory that is not a list of
+ * entries, conditions that are not conditions) and prunes unknown fields: a
+ * status the engine cannot read would otherwise stop every reconcile, and with
+ * it the app's deletion.
+ */
+export function appStatusSchema(
+  fields: Record<string, JsonSchema> = {},
+): Record<string, JsonSchema> {
+  const text = { type: "string" };
+  const name = { type: "string", minLength: 1 };
+  return {
+    version: text,
+    observedGeneration: { type: "integer", format: "int64" },
+    conditions: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["type", "status"],
+        properties: {
+          type: name,
+          status: { type: "string", enum: ["True", "False", "Unknown"] },
+          reason: text,
+          message: text,
+          lastTransitionTime: { type: "string", format: "date-time" },
+          observedGeneration: { type: "integer", format: "int64" },
+        },
+      },
+    },
+    inventory: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["apiVersion", "kind", "name"],
+        properties: { apiVersion: name, kind: name, name, namespace: text },
+      },
+    },
+    ...fields,
+  };
+}
+
+/**
+ * The CRD that serves a definition's kind in `apps.cozystack.io/v1alpha1`;
+ * `statusFields` are the extra status fields its module reports.
+ */
+export function crdFor(
+  def: ApplicationDefinition,
+  statusFields: Record<string, JsonSchema> = {},
+): KubeObject {
   const app = def.spec.application;
   return {
     apiVersion: "apiextensions.k8s.io/v1",
@@ -150,7 +200,10 @@ export function crdFor(def: ApplicationDefinition): KubeObject {
             { name: "Version", type: "string", jsonPath: ".status.version" },
           ],
           schema: {
-            openAPIV3Schema: rootSchema({ appVersion: { type: "string" }, spec: specSchema(def) }),
+            openAPIV3Schema: rootSchema(
+              { appVersion: { type: "string" }, spec: specSchema(def) },
+              { status: appStatusSchema(statusFields) },
+            ),
           },
         },
       ],

@@ -9,6 +9,11 @@
  * retried with backoff and surfaced as a condition and a Warning Event; the
  * children are never deleted before `preDelete` succeeded. Repeated failures set
  * `Stalled` with the last error (Cozystack #4155: no silent retry loop).
+ *
+ * The inventory is read from status, which others may write: the engine prunes
+ * or deletes an entry only when the live object is inside the app's scope and
+ * carries the labels the engine applied it with (`ownership.ts`); any other
+ * entry is left alone, reported with a Warning Event and dropped.
  */
 import { hasCode } from "../../api/errors.js";
 import type { KubeObject } from "../../api/types.js";
@@ -27,6 +32,7 @@ import {
   deletionWaves,
   describeEntry,
   entryOf,
+  readInventory,
   sameEntries,
   subtractEntries,
   unionEntries,
@@ -37,13 +43,16 @@ import {
   APPS_GROUP,
   type App,
   type AppModule,
+  type ChildScope,
   type HookResult,
   type InventoryEntry,
   LABEL_APP_GROUP,
   LABEL_APP_KIND,
   LABEL_APP_NAME,
+  LABEL_APP_UID,
   type TenantContext,
 } from "./module.js";
+import { defaultScope, entryProblem, ignoredMessage, liveProblem } from "./ownership.js";
 
 export const FIELD_MANAGER = "hearth-apps";
 export const UNINSTALL_FINALIZER = "apps.cozystack.io/uninstall";
@@ -61,6 +70,9 @@ export interface EngineContext {
   /** Kinds of every served app. */
   appKinds(): string[];
 }
+
+/** What became of an inventory entry the engine was asked to delete. */
+type Deletion = "gone" | "deleting" | "ignored";
 
 class StepError extends Error {
   constructor(
@@ -128,8 +140,17 @@ export class AppReconciler implements Reconciler {
     } catch (e) {
       throw new StepError("RenderFailed", `cannot render: ${(e as Error).message}`, { cause: e });
     }
+    const scope = this.scope(app);
+    for (const child of children) {
+      const outside = entryProblem(scope, entryOf(child));
+      if (outside)
+        throw new StepError(
+          "RenderFailed",
+          `cannot render: ${describeEntry(entryOf(child))}: ${outside}`,
+        );
+    }
     const planned = children.map(entryOf);
-    const old = app.status?.inventory ?? [];
+    const old = readInventory(app.status?.inventory);
     // Write-ahead: remember every child before creating any.
     const union = unionEntries(old, planned);
     if (!sameEntries(union, old)) app = await this.writeStatus(app, { inventory: union });
@@ -147,12 +168,13 @@ export class AppReconciler implements Reconciler {
         );
       }
     }
-    for (const stale of subtractEntries(old, planned)) await this.deleteChild(stale);
+    // Ignored entries need nothing more: the inventory written below is `planned`.
+    for (const stale of subtractEntries(old, planned)) await this.deleteChild(app, scope, stale);
 
     const report = this.module.status
       ? await this.module.status(app, client)
       : { ready: true, reason: "WorkloadsReady", message: "all workloads are ready" };
-    let conditions = app.status?.conditions;
+    let conditions = conditionsOf(app);
     const generation = app.metadata.generation;
     const cond = (c: Omit<Condition, "lastTransitionTime" | "observedGeneration">) =>
       setCondition(conditions, {
@@ -204,6 +226,7 @@ export class AppReconciler implements Reconciler {
           [LABEL_APP_KIND]: this.kind,
           [LABEL_APP_GROUP]: APPS_GROUP,
           [LABEL_APP_NAME]: app.metadata.name!,
+          ...(app.metadata.uid ? { [LABEL_APP_UID]: app.metadata.uid } : {}),
         },
       },
     };
@@ -229,10 +252,20 @@ export class AppReconciler implements Reconciler {
     const pre = await this.runHook(app, "preDelete", signal);
     if (!pre.done) return this.waiting(app, "PreDeleteWaiting", `waiting for ${pre.waitingFor}`);
 
-    const inventory = app.status?.inventory ?? [];
+    const scope = this.scope(app);
+    let inventory = readInventory(app.status?.inventory);
     for (const wave of deletionWaves(inventory)) {
       const left: InventoryEntry[] = [];
-      for (const child of wave) if (await this.deleteChild(child)) left.push(child);
+      const ignored: InventoryEntry[] = [];
+      for (const child of wave) {
+        const result = await this.deleteChild(app, scope, child);
+        if (result === "deleting") left.push(child);
+        if (result === "ignored") ignored.push(child);
+      }
+      if (ignored.length > 0) {
+        inventory = subtractEntries(inventory, ignored);
+        app = await this.writeStatus(app, { inventory });
+      }
       if (left.length > 0)
         return this.waiting(
           app,
@@ -270,20 +303,38 @@ export class AppReconciler implements Reconciler {
     );
   }
 
-  /** Deletes a child if it still exists; true while it exists (also when being deleted). */
-  private async deleteChild(e: InventoryEntry): Promise<boolean> {
+  private scope(app: App): ChildScope {
+    return this.module.scope ? this.module.scope(app) : defaultScope(app);
+  }
+
+  /**
+   * Deletes a child the engine applied for this app, if it still exists. An
+   * entry the engine cannot tell as its own (`ownership.ts`) is left alone and
+   * reported with a Warning; the caller drops it from the inventory.
+   */
+  private async deleteChild(app: App, scope: ChildScope, e: InventoryEntry): Promise<Deletion> {
     const client = this.engine.client;
+    const ignore = (problem: string): Deletion => {
+      this.engine.events.event(app, "Warning", "InventoryEntryIgnored", ignoredMessage(e, problem));
+      return "ignored";
+    };
+    const before = entryProblem(scope, e);
+    if (before) return ignore(before);
     try {
       const obj = await client.get(e.apiVersion, e.kind, e.name, e.namespace);
-      if (obj.metadata.deletionTimestamp) return true;
+      const problem = liveProblem(app, this.kind, scope, obj);
+      if (problem) return ignore(problem);
+      if (obj.metadata.deletionTimestamp) return "deleting";
+      // The uid precondition: what is deleted is the object just checked, not a successor.
       const left = await client.delete(e.apiVersion, e.kind, e.name, e.namespace, {
         propagationPolicy: "Background",
+        ...(obj.metadata.uid ? { preconditions: { uid: obj.metadata.uid } } : {}),
       });
       // A Status means it was removed at once; an object means finalizers keep it.
-      return !isStatus(left);
+      return isStatus(left) ? "gone" : "deleting";
     } catch (err) {
       // Gone, or its kind is no longer served (CRD removed): nothing of it is left.
-      if (hasCode(err, 404)) return false;
+      if (hasCode(err, 404)) return "gone";
       throw new StepError("DeleteFailed", `cannot delete ${describeEntry(e)}: ${errText(err)}`, {
         cause: err,
       });
@@ -328,14 +379,13 @@ export class AppReconciler implements Reconciler {
 
   private async waiting(app: App, reason: string, message: string): Promise<Result> {
     // Progress again: an earlier Stalled no longer holds.
-    const conditions = setCondition(removeCondition(app.status?.conditions, "Stalled"), {
+    const conditions = setCondition(removeCondition(conditionsOf(app), "Stalled"), {
       type: "Ready",
       status: "False",
       reason,
       message,
     });
-    if (!sameConditions(conditions, app.status?.conditions))
-      await this.writeStatus(app, { conditions });
+    if (!sameConditions(conditions, conditionsOf(app))) await this.writeStatus(app, { conditions });
     return { requeueAfter: WAIT_MS };
   }
 
@@ -347,7 +397,7 @@ export class AppReconciler implements Reconciler {
     const reason = err instanceof StepError ? err.reason : "ReconcileFailed";
     const message = errText(err);
     this.engine.events.event(app, "Warning", reason, message);
-    let conditions = setCondition(app.status?.conditions, {
+    let conditions = setCondition(conditionsOf(app), {
       type: "Ready",
       status: "False",
       reason,
@@ -378,6 +428,16 @@ export class AppReconciler implements Reconciler {
       "merge",
     );
   }
+}
+
+/** The app's well-formed conditions (see `readInventory` for why a status may hold others). */
+function conditionsOf(app: App): Condition[] {
+  const conditions: unknown = app.status?.conditions;
+  if (!Array.isArray(conditions)) return [];
+  return conditions.filter(
+    (c: unknown): c is Condition =>
+      typeof c === "object" && c !== null && typeof (c as Condition).type === "string",
+  );
 }
 
 function errText(e: unknown): string {

@@ -120,9 +120,10 @@ class DefinitionReconciler implements Reconciler {
     }
     if (def.metadata.deletionTimestamp) return DONE;
     const problem = definitionProblem(def);
-    const hasModule = this.modules.has(def.spec?.application?.kind);
+    const module = this.modules.get(def.spec?.application?.kind);
+    const hasModule = module !== undefined;
     if (!problem && hasModule) {
-      const crd = crdFor(def);
+      const crd = crdFor(def, module.statusFields);
       crd.metadata.ownerReferences = [
         {
           apiVersion: PLATFORM_API_VERSION,

@@ -7,6 +7,31 @@
 import type { KubeObject } from "../../api/types.js";
 import type { InventoryEntry } from "./module.js";
 
+/**
+ * The well-formed entries of a stored inventory. The status schema refuses
+ * anything else, but a status stored before it (or by a bug) may hold a
+ * non-list or entries without string fields; those are left out rather than
+ * failing every reconcile, which would keep the app from ever being deleted.
+ */
+export function readInventory(inventory: unknown): InventoryEntry[] {
+  if (!Array.isArray(inventory)) return [];
+  const str = (v: unknown) => typeof v === "string" && v !== "";
+  return inventory.flatMap((e: unknown): InventoryEntry[] => {
+    if (typeof e !== "object" || e === null) return [];
+    const { apiVersion, kind, name, namespace } = e as Record<string, unknown>;
+    if (!str(apiVersion) || !str(kind) || !str(name)) return [];
+    if (namespace !== undefined && typeof namespace !== "string") return [];
+    return [
+      {
+        apiVersion: apiVersion as string,
+        kind: kind as string,
+        name: name as string,
+        ...(namespace ? { namespace } : {}),
+      },
+    ];
+  });
+}
+
 export function entryOf(obj: KubeObject): InventoryEntry {
   return {
     apiVersion: obj.apiVersion,

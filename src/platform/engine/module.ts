@@ -17,6 +17,8 @@ export const APPS_API_VERSION = `${APPS_GROUP}/${APPS_VERSION}`;
 export const LABEL_APP_KIND = "apps.cozystack.io/application.kind";
 export const LABEL_APP_GROUP = "apps.cozystack.io/application.group";
 export const LABEL_APP_NAME = "apps.cozystack.io/application.name";
+/** The uid of the app that applied a child (as kube's `batch.kubernetes.io/controller-uid`). */
+export const LABEL_APP_UID = "apps.cozystack.io/application.uid";
 /** On module apps a Tenant renders into its namespace. */
 export const LABEL_TENANT_MODULE = "internal.cozystack.io/tenantmodule";
 
@@ -94,12 +96,30 @@ export interface WorkloadReport {
   fields?: Record<string, unknown>;
 }
 
+/**
+ * Where an app's children may live. The engine applies, prunes and deletes
+ * nothing outside it, whatever the app's status says.
+ */
+export interface ChildScope {
+  /** Namespaces its namespaced children live in. */
+  namespaces: string[];
+  /** The cluster-scoped children it renders, each by apiVersion, kind and name. */
+  clusterScoped: { apiVersion: string; kind: string; name: string }[];
+}
+
 export interface AppModule {
   /** The checked-in ApplicationDefinition this module serves. */
   definition: ApplicationDefinition;
   /** The version reported in `status.version`. */
   version: string;
   render(app: App, context: TenantContext): KubeObject[];
+  /**
+   * Where `render` puts children; default: the app's own namespace and no
+   * cluster-scoped object. A pure function of the app's namespace and name.
+   */
+  scope?(app: App): ChildScope;
+  /** Schemas of the extra `status` fields `status` reports (`WorkloadReport.fields`). */
+  statusFields?: Record<string, Record<string, unknown>>;
   hooks?: AppHooks;
   status?(app: App, reader: Client): Promise<WorkloadReport>;
 }

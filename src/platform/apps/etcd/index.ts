@@ -7,9 +7,11 @@
  * the data claims and TLS Secrets and waits for the volumes (`cleanup.ts`).
  * `defrag.ts` is the work of `hearth etcd-defrag`, which its CronJob runs.
  */
+import { DATASTORE_API_VERSION } from "../../datastore/index.js";
 import type { ApplicationDefinition } from "../../definitions.js";
 import type { AppModule } from "../../engine/module.js";
 import { CLEANUP_PERMISSIONS, postDelete } from "./cleanup.js";
+import { dataStoreName } from "./naming.js";
 import { renderEtcd } from "./render.js";
 import { etcdStatus } from "./status.js";
 
@@ -22,6 +24,17 @@ export function etcdModule(definition: ApplicationDefinition): AppModule {
     definition,
     version: "0.1.0",
     render: (app) => renderEtcd(app),
+    // The app's namespace, and the one DataStore tenant control planes find it by.
+    scope: (app) => ({
+      namespaces: [app.metadata.namespace!],
+      clusterScoped: [
+        {
+          apiVersion: DATASTORE_API_VERSION,
+          kind: "DataStore",
+          name: dataStoreName(app.metadata.namespace!),
+        },
+      ],
+    }),
     status: etcdStatus,
     hooks: { permissions: CLEANUP_PERMISSIONS, postDelete },
   };

@@ -224,7 +224,13 @@ export function tenantModule(
     definition,
     version: "0.1.0",
     render: (app, context) => renderTenant(app, context, servedModules),
+    // Everything a Tenant renders lives in the namespace it owns, or is that namespace.
+    scope: (app) => ({
+      namespaces: [ownNamespace(app)],
+      clusterScoped: [{ apiVersion: "v1", kind: "Namespace", name: ownNamespace(app) }],
+    }),
     status: tenantStatus,
+    statusFields: { namespace: { type: "string" } },
     hooks: {
       permissions: [{ apiVersion: APPS_API_VERSION, kind: "*", verbs: ["get", "list", "delete"] }],
       preDelete,

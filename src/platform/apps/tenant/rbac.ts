@@ -40,12 +40,23 @@ const READ = ["get", "list", "watch"];
 const WRITE = ["create", "update", "patch", "delete", "deletecollection"];
 
 /**
- * The four ClusterRoles. `adminPlurals` are the app kinds an admin may manage
- * (Cozystack: every app but tenants and modules).
+ * The four ClusterRoles. `appPlurals` are the plurals of every app kind;
+ * `adminPlurals` those an admin may manage (Cozystack: every app but tenants
+ * and modules).
+ *
+ * App kinds are named, never `*`: in RBAC `*` matches subresources too, and an
+ * app's `status` is the engine's alone (its inventory says what the engine may
+ * delete). Only the app resources themselves are writable; their status is
+ * readable (`<plural>/status`) and nothing else under them is granted.
  */
-export function tenantClusterRoles(adminPlurals: string[]): KubeObject[] {
+export function tenantClusterRoles(appPlurals: string[], adminPlurals: string[]): KubeObject[] {
+  const apps = [...appPlurals].sort();
   const view = [
-    { apiGroups: ["apps.cozystack.io"], resources: ["*"], verbs: READ },
+    {
+      apiGroups: ["apps.cozystack.io"],
+      resources: [...apps, ...apps.map((p) => `${p}/status`)],
+      verbs: READ,
+    },
     {
       apiGroups: [""],
       resources: [
@@ -66,7 +77,7 @@ export function tenantClusterRoles(adminPlurals: string[]): KubeObject[] {
     ...use,
     { apiGroups: ["apps.cozystack.io"], resources: adminPlurals, verbs: WRITE },
   ];
-  const superAdmin = [...use, { apiGroups: ["apps.cozystack.io"], resources: ["*"], verbs: ["*"] }];
+  const superAdmin = [...use, { apiGroups: ["apps.cozystack.io"], resources: apps, verbs: WRITE }];
   const rules: Record<Level, unknown[]> = { view, use, admin, "super-admin": superAdmin };
   return LEVELS.map((level) => ({
     apiVersion: "rbac.authorization.k8s.io/v1",
