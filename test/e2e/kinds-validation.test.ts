@@ -318,7 +318,7 @@ describe("kinds validation", () => {
     );
   });
 
-  it("refuses namespace finalizer names nothing owns, on create and through finalize", async () => {
+  it("refuses namespace finalizer names nothing owns", async () => {
     const st = await refused(
       "POST",
       NS,
@@ -331,13 +331,18 @@ describe("kinds validation", () => {
       { code: 422, reason: "Invalid", fields: ["spec.finalizers", "spec.finalizers"] },
     );
     assert.match(st.message, /name is neither a standard finalizer name nor is it fully qualified/);
-    const created = (await ok("POST", NS, {
+    // As kube, a new namespace always carries `kubernetes`, so its content is always removed.
+    const made = (await ok("POST", NS, {
       apiVersion: "v1",
       kind: "Namespace",
-      metadata: { name: "fin" },
+      metadata: { name: "own-fin" },
       spec: { finalizers: ["example.com/hold"] },
     })) as { spec: { finalizers: string[] } };
-    assert.deepEqual(created.spec.finalizers, ["example.com/hold", "kubernetes"]);
+    assert.deepEqual(made.spec.finalizers, ["example.com/hold", "kubernetes"]);
+  });
+
+  it("finalize takes only a checked Namespace of the same name, and plain updates keep spec.finalizers", async () => {
+    await ok("POST", NS, { apiVersion: "v1", kind: "Namespace", metadata: { name: "fin" } });
     const fin = `${NS}/fin/finalize`;
     const body = (finalizers: unknown, name = "fin") => ({
       apiVersion: "v1",
@@ -366,6 +371,10 @@ describe("kinds validation", () => {
         reason: "BadRequest",
       },
     );
+    const held = (await ok("PUT", fin, body(["example.com/hold", "kubernetes"]))) as {
+      spec: { finalizers: string[] };
+    };
+    assert.deepEqual(held.spec.finalizers, ["example.com/hold", "kubernetes"]);
     // A plain update or patch cannot change spec.finalizers (kube's strategy keeps them).
     const patched = (await ok(
       "PATCH",
