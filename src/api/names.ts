@@ -82,3 +82,26 @@ export function labelValue(value: string): string[] {
 
 /** Total size of all annotations, as apimachinery limits it. */
 export const ANNOTATIONS_MAX_BYTES = 256 * 1024;
+
+const CONFIG_MAP_KEY = /^[-._a-zA-Z0-9]+$/;
+
+/**
+ * A ConfigMap or Secret key (apimachinery `IsConfigMapKey`): at most 253 characters of
+ * alphanumerics, `-`, `_` and `.`, and not `.`, `..` or anything starting with `..`.
+ * These keys become file names in volumes, so the rule is what keeps them inside one.
+ */
+export function configMapKey(value: string): string[] {
+  const errs: string[] = [];
+  // Go's len() counts bytes.
+  if (Buffer.byteLength(value) > DNS1123_SUBDOMAIN_MAX)
+    errs.push(`must be no more than ${DNS1123_SUBDOMAIN_MAX} characters`);
+  if (!CONFIG_MAP_KEY.test(value)) {
+    errs.push(
+      "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
+    );
+  }
+  if (value === ".") errs.push("must not be '.'");
+  else if (value === "..") errs.push("must not be '..'");
+  else if (value.startsWith("..")) errs.push("must not start with '..'");
+  return errs;
+}

@@ -5,10 +5,13 @@
  * every sync, files that went away removed); persistentVolumeClaim is the bound
  * PV's host directory (`spec.hostPath.path` or `spec.local.path`); hostPath is
  * the path itself. A volume that cannot be set up yet (claim not bound, secret
- * missing) is a `VolumeNotReady`: the pod waits, as kube's FailedMount does.
+ * missing) is a `VolumeNotReady`: the pod waits, as kube's FailedMount does. So
+ * is one whose file names would leave its directory (a key or path kubelet
+ * refuses): nothing of it is written (see `volume-files.ts`).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
+import { configMapKey } from "../api/names.js";
 import type { Container, Pod, Volume } from "../api/pod.js";
 import type { KubeObject } from "../api/types.js";
 import { objectData } from "./env.js";
@@ -20,6 +23,7 @@ import {
 } from "./field-ref.js";
 import type { PodDirs } from "./pod-state.js";
 import type { Mount } from "./sandbox.js";
+import { type ProjectedFile, projectedPathError, syncFiles } from "./volume-files.js";
 
 export class VolumeNotReady extends Error {
   override readonly name = "VolumeNotReady";
@@ -51,37 +55,23 @@ export interface PreparedVolume {
   readOnly: boolean;
 }
 
-/** Writes `files` into `dir`, removing what is not among them; touches only files whose content changed. */
-export function syncFiles(dir: string, files: Map<string, { data: Buffer; mode: number }>): void {
-  mkdirSync(dir, { recursive: true });
-  for (const [path, f] of files) {
-    const file = join(dir, path);
-    mkdirSync(dirname(file), { recursive: true });
-    let same = false;
-    try {
-      same = readFileSync(file).equals(f.data);
-    } catch {}
-    if (!same) writeFileSync(file, f.data, { mode: f.mode });
-  }
-  const keep = new Set([...files.keys()].map((p) => join(dir, p)));
-  const walk = (d: string): void => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) {
-        walk(p);
-        if (![...keep].some((k) => k.startsWith(`${p}/`)))
-          rmSync(p, { recursive: true, force: true });
-      } else if (!keep.has(p)) rmSync(p, { force: true });
-    }
-  };
-  walk(dir);
+function setUpFailed(v: Volume, why: string): VolumeNotReady {
+  return new VolumeNotReady(
+    v.name,
+    "FailedMount",
+    `MountVolume.SetUp failed for volume "${v.name}" : ${why}`,
+  );
 }
 
-async function projected(
-  ctx: VolumeContext,
-  v: Volume,
-): Promise<Map<string, { data: Buffer; mode: number }>> {
-  const files = new Map<string, { data: Buffer; mode: number }>();
+/** Adds one file, refusing a name kubelet would refuse (absolute, `..`, too long). */
+function addFile(v: Volume, files: Map<string, ProjectedFile>, path: string, f: ProjectedFile) {
+  const why = projectedPathError(path);
+  if (why) throw setUpFailed(v, why);
+  files.set(path, f);
+}
+
+async function projected(ctx: VolumeContext, v: Volume): Promise<Map<string, ProjectedFile>> {
+  const files = new Map<string, ProjectedFile>();
   const src = v.secret ?? v.configMap;
   if (src) {
     const kind = v.secret ? "Secret" : "ConfigMap";
@@ -97,7 +87,13 @@ async function projected(
     }
     const data = objectData(kind, obj);
     const mode = src.defaultMode ?? 0o644;
-    if (!src.items) for (const [k, d] of data) files.set(k, { data: d, mode });
+    if (!src.items)
+      for (const [k, d] of data) {
+        // The API refuses such keys; an object stored before that rule is refused here.
+        const bad = configMapKey(k);
+        if (bad.length > 0) throw setUpFailed(v, `invalid key ${JSON.stringify(k)}: ${bad[0]}`);
+        addFile(v, files, k, { data: d, mode });
+      }
     for (const item of src.items ?? []) {
       const d = data.get(item.key);
       if (d === undefined) {
@@ -108,7 +104,7 @@ async function projected(
           `MountVolume.SetUp failed for volume "${v.name}" : configmap references non-existent config key: ${item.key}`,
         );
       }
-      files.set(item.path, { data: d, mode: item.mode ?? mode });
+      addFile(v, files, item.path, { data: d, mode: item.mode ?? mode });
     }
   }
   for (const item of v.downwardAPI?.items ?? []) {
@@ -116,7 +112,7 @@ async function projected(
     const text = item.fieldRef
       ? podFieldValue(ctx.pod, item.fieldRef, ctx.runtime)
       : resourceFieldValue(ctx.pod, item.resourceFieldRef!, undefined, ctx.node);
-    files.set(item.path, { data: Buffer.from(text), mode });
+    addFile(v, files, item.path, { data: Buffer.from(text), mode });
   }
   return files;
 }
@@ -182,24 +178,57 @@ export async function prepareVolumes(ctx: VolumeContext): Promise<Map<string, Pr
     } else {
       const dir = ctx.dirs.volume(uid, v.name);
       if (v.emptyDir) mkdirSync(dir, { recursive: true });
-      else syncFiles(dir, await projected(ctx, v));
+      else {
+        const files = await projected(ctx, v);
+        try {
+          syncFiles(dir, files);
+        } catch (e) {
+          throw setUpFailed(v, e instanceof Error ? e.message : String(e));
+        }
+      }
       out.set(v.name, { path: dir, readOnly: !v.emptyDir });
     }
   }
   return out;
 }
 
-/** The binds of one container's volumeMounts (a subPath is created inside the volume if missing). */
+/** True when `path` is `root` or below it. */
+function within(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (!rel.startsWith("../") && rel !== ".." && !rel.startsWith("/"));
+}
+
+/**
+ * The real directory a subPath names, made if missing. Each component is
+ * resolved (symlinks followed) and checked to be inside the volume before the
+ * next is looked at or made, so nothing is created outside it either.
+ */
+export function subPathSource(root: string, subPath: string): string {
+  const realRoot = realpathSync(root);
+  let current = realRoot;
+  for (const part of subPath.split("/")) {
+    if (part === "" || part === ".") continue;
+    const next = join(current, part);
+    if (part === ".." || !within(realRoot, next))
+      throw new Error(`subPath ${subPath} leaves the volume`);
+    if (!existsSync(next)) mkdirSync(next);
+    current = realpathSync(next);
+    if (!within(realRoot, current)) throw new Error(`subPath ${subPath} leaves the volume`);
+  }
+  return current;
+}
+
+/**
+ * The binds of one container's volumeMounts (a subPath is created inside the
+ * volume if missing). The bind source is the subPath with every symlink
+ * resolved, and it must still be inside the volume: a container could plant a
+ * symlink in a writable volume, and a bind mount follows it on the host.
+ */
 export function containerMounts(c: Container, volumes: Map<string, PreparedVolume>): Mount[] {
   return (c.volumeMounts ?? []).map((m) => {
     const v = volumes.get(m.name)!;
     let source = v.path;
-    if (m.subPath) {
-      source = join(v.path, m.subPath);
-      if (relative(v.path, source).startsWith(".."))
-        throw new Error(`subPath ${m.subPath} leaves the volume`);
-      if (!existsSync(source)) mkdirSync(source, { recursive: true });
-    }
+    if (m.subPath) source = subPathSource(v.path, m.subPath);
     return { source, target: m.mountPath, readOnly: v.readOnly || m.readOnly === true };
   });
 }

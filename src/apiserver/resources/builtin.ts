@@ -26,11 +26,13 @@ import {
   serviceAccountSchema,
 } from "../schemas/index.js";
 import { BATCH_TYPES } from "./batch-types.js";
+import { validateConfigMap } from "./config-map-validation.js";
 import { namespaceType } from "./namespace-type.js";
 import { nodeType } from "./node-type.js";
 import { podType } from "./pod-type.js";
 import { QUOTA_TYPES } from "./quota-types.js";
 import { builtinType, type ResourceType } from "./resource-type.js";
+import { validateSecret } from "./secret-validation.js";
 import { serviceTypes } from "./service-types.js";
 import { STORAGE_TYPES } from "./storage-types.js";
 
@@ -51,6 +53,7 @@ const configMaps = builtinType({
   columns: [
     { name: "Data", type: "integer", description: "Number of data entries", cell: dataCount },
   ],
+  validate: validateConfigMap,
 });
 
 const secrets = builtinType({
@@ -72,6 +75,7 @@ const secrets = builtinType({
   selectableFields: (o) => ({ type: String(o.type ?? "") }),
   prepareForCreate: foldStringData,
   prepareForUpdate: foldStringData,
+  validate: validateSecret,
 });
 
 /** Secrets: `stringData` is write-only; it lands base64-encoded in `data`. */

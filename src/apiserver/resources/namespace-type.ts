@@ -2,18 +2,20 @@
  * The Namespace kind and its lifecycle in the apiserver, as kube-apiserver's
  * namespace registry: `spec.finalizers: [kubernetes]` by default; a DELETE marks it
  * `Terminating` and a repeated DELETE while content is being removed is a
- * Conflict; the `/finalize` subresource edits `spec.finalizers`; the namespace is
- * removed once both `spec.finalizers` and `metadata.finalizers` are empty. The
- * namespace controller empties it and removes the `kubernetes` finalizer.
+ * Conflict; only the `/finalize` subresource changes `spec.finalizers` (a plain
+ * update keeps them, as kube's strategy does); the namespace is removed once both
+ * `spec.finalizers` and `metadata.finalizers` are empty. The namespace controller
+ * empties it and removes the `kubernetes` finalizer.
  */
-import { ConflictError, MethodNotAllowedError } from "../../api/errors.js";
+import { ConflictError, MethodNotAllowedError, STALE_OBJECT_MESSAGE } from "../../api/errors.js";
 import { isObject, type KubeObject } from "../../api/types.js";
 import { admitUpdate, checkEnvelope } from "../handlers/admit.js";
-import type { RequestContext } from "../handlers/context.js";
+import { type RequestContext, warningHeaders } from "../handlers/context.js";
 import { persistUpdate } from "../handlers/write.js";
 import { decodeBody, readBodyBytes } from "../http/body.js";
 import { sendJson } from "../http/respond.js";
 import { namespaceSchema } from "../schemas/index.js";
+import { validateNamespace } from "./namespace-validation.js";
 import type { ResourceType } from "./resource-type.js";
 import { STANDARD_VERBS } from "./resource-type.js";
 
@@ -39,7 +41,13 @@ function phaseOf(obj: KubeObject): string {
   return (obj.status as NamespaceStatus | undefined)?.phase ?? "";
 }
 
-/** PUT /api/v1/namespaces/<name>/finalize: only `spec.finalizers` changes. */
+/**
+ * PUT /api/v1/namespaces/<name>/finalize, as kube's finalize strategy: the body is
+ * a whole Namespace, checked like any update (kind, name matching the URL,
+ * schema — `spec.finalizers` must be a list of strings — resourceVersion), its
+ * status ignored, and its `spec.finalizers` validated by name. A body that is
+ * refused writes nothing and leaves the finalizers as they were.
+ */
 async function finalize(ctx: RequestContext): Promise<void> {
   if (ctx.req.method !== "PUT")
     throw new MethodNotAllowedError("only PUT is supported on namespaces/finalize");
@@ -48,20 +56,27 @@ async function finalize(ctx: RequestContext): Promise<void> {
     decodeBody(await readBodyBytes(ctx.req), ctx.req.headers["content-type"]),
   );
   const old = await ctx.server.store.get(ctx.type, undefined, ctx.info.name!);
-  const finalizers =
-    isObject(body.spec) && Array.isArray(body.spec.finalizers)
-      ? (body.spec.finalizers as string[])
-      : [];
-  const next: KubeObject = {
-    ...structuredClone(old),
-    spec: { ...(old.spec as object), finalizers },
-  };
+  const rv = body.metadata.resourceVersion;
+  if (rv && rv !== old.metadata.resourceVersion)
+    throw new ConflictError(
+      { group: "", resource: "namespaces", name: ctx.info.name },
+      STALE_OBJECT_MESSAGE,
+    );
+  // The plain update's prepareForUpdate keeps the stored finalizers; finalize takes the body's.
+  const finalizeType: ResourceType = { ...ctx.type, prepareForUpdate: prepareForFinalize };
   const admitted = admitUpdate(
-    { ...ctx, info: { ...ctx.info, subresource: undefined } },
-    next,
+    { ...ctx, type: finalizeType, info: { ...ctx.info, subresource: undefined } },
+    body,
     old,
   );
-  sendJson(ctx.res, 200, await persistUpdate(ctx, admitted, old));
+  sendJson(ctx.res, 200, await persistUpdate(ctx, admitted, old), warningHeaders(ctx));
+}
+
+function prepareForFinalize(obj: KubeObject, old: KubeObject): void {
+  nameLabel(obj);
+  if (old.metadata.deletionTimestamp) {
+    obj.status = { ...((obj.status as object | undefined) ?? {}), phase: "Terminating" };
+  }
 }
 
 export const namespaceType: ResourceType = {
@@ -86,16 +101,21 @@ export const namespaceType: ResourceType = {
   prepareForCreate(obj) {
     obj.status = { phase: "Active" };
     const spec = (isObject(obj.spec) ? obj.spec : {}) as NamespaceSpec;
-    if (spec.finalizers === undefined) spec.finalizers = [KUBERNETES_FINALIZER];
+    // As kube: every new namespace carries `kubernetes`, so its content is always removed.
+    const finalizers = spec.finalizers ?? [];
+    if (!finalizers.includes(KUBERNETES_FINALIZER)) finalizers.push(KUBERNETES_FINALIZER);
+    spec.finalizers = finalizers;
     obj.spec = spec;
     nameLabel(obj);
   },
   prepareForUpdate(obj, old) {
-    nameLabel(obj);
-    if (old.metadata.deletionTimestamp) {
-      obj.status = { ...((obj.status as object | undefined) ?? {}), phase: "Terminating" };
-    }
+    // Only `finalize` changes spec.finalizers: a plain update or patch keeps the stored ones.
+    obj.spec = { ...(isObject(obj.spec) ? obj.spec : {}), finalizers: specFinalizers(old) };
+    if ((old.spec as NamespaceSpec | undefined)?.finalizers === undefined)
+      delete (obj.spec as NamespaceSpec).finalizers;
+    prepareForFinalize(obj, old);
   },
+  validate: validateNamespace,
   undeletable: (o) =>
     PROTECTED_NAMESPACES.includes(o.metadata.name ?? "")
       ? "this namespace may not be deleted"

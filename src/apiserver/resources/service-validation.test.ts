@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { fieldErrorMessage } from "../../api/errors.js";
 import type { KubeObject } from "../../api/types.js";
+import { serviceSpecErrors } from "./service-spec-validation.js";
 import {
   endpointsCell,
   serviceExternalIp,
@@ -160,5 +161,73 @@ describe("service tables", () => {
     assert.equal(slicePorts(slice), "80,x");
     assert.equal(sliceEndpoints(slice), "10.0.0.1,10.0.0.2");
     assert.equal(sliceEndpoints({ ...slice, endpoints: [] }), "<unset>");
+  });
+});
+
+describe("Service spec fields beyond ClusterIP", () => {
+  const spec = (extra: Record<string, unknown>) => ({
+    ports: [{ port: 80, protocol: "TCP" }],
+    ...extra,
+  });
+  const fieldsOf = (extra: Record<string, unknown>) =>
+    serviceSpecErrors(spec(extra)).map((e) => e.field);
+
+  it("refuses unknown IP families, duplicates, and what a single-stack IPv4 cluster cannot give", () => {
+    const [e] = serviceSpecErrors(spec({ ipFamilies: ["IPv9"] }));
+    assert.equal(e?.field, "spec.ipFamilies[0]");
+    assert.equal(e?.detail, 'Unsupported value: "IPv9": supported values: "IPv4", "IPv6"');
+    assert.deepEqual(fieldsOf({ ipFamilies: ["IPv4", "IPv4"] }), ["spec.ipFamilies[1]"]);
+    assert.deepEqual(fieldsOf({ ipFamilies: ["IPv6"] }), ["spec.ipFamilies[0]"]);
+    assert.deepEqual(fieldsOf({ ipFamilies: ["IPv6"], clusterIP: "None" }), []);
+    assert.deepEqual(fieldsOf({ ipFamilyPolicy: "Triple" }), ["spec.ipFamilyPolicy"]);
+    assert.deepEqual(fieldsOf({ ipFamilyPolicy: "RequireDualStack" }), ["spec.ipFamilyPolicy"]);
+    assert.deepEqual(fieldsOf({ ipFamilyPolicy: "PreferDualStack", ipFamilies: ["IPv4"] }), []);
+  });
+
+  it("checks traffic policies and affinity config", () => {
+    assert.deepEqual(fieldsOf({ internalTrafficPolicy: "Nowhere" }), [
+      "spec.internalTrafficPolicy",
+    ]);
+    assert.deepEqual(fieldsOf({ internalTrafficPolicy: "Local" }), []);
+    assert.deepEqual(fieldsOf({ externalTrafficPolicy: "Local" }), ["spec.externalTrafficPolicy"]);
+    assert.deepEqual(fieldsOf({ externalIPs: ["192.0.2.1"], externalTrafficPolicy: "Far" }), [
+      "spec.externalTrafficPolicy",
+    ]);
+    assert.deepEqual(fieldsOf({ externalIPs: ["nope"] }), ["spec.externalIPs[0]"]);
+    assert.deepEqual(fieldsOf({ trafficDistribution: "Anywhere" }), ["spec.trafficDistribution"]);
+    assert.deepEqual(fieldsOf({ sessionAffinity: "None", sessionAffinityConfig: {} }), [
+      "spec.sessionAffinityConfig",
+    ]);
+    assert.deepEqual(
+      fieldsOf({
+        sessionAffinity: "ClientIP",
+        sessionAffinityConfig: { clientIP: { timeoutSeconds: 86401 } },
+      }),
+      ["spec.sessionAffinityConfig.clientIP.timeoutSeconds"],
+    );
+  });
+
+  it("checks ports, the selector and the LoadBalancer-only fields", () => {
+    assert.deepEqual(
+      fieldsOf({ type: "ClusterIP", ports: [{ port: 80, protocol: "TCP", nodePort: 30000 }] }),
+      ["spec.ports[0].nodePort"],
+    );
+    assert.deepEqual(
+      fieldsOf({
+        ports: [
+          { port: 80, protocol: "TCP" },
+          { port: 80, protocol: "TCP" },
+        ],
+      }),
+      ["spec.ports[1]"],
+    );
+    assert.deepEqual(fieldsOf({ ports: [{ port: 80, appProtocol: "not valid!" }] }), [
+      "spec.ports[0].appProtocol",
+    ]);
+    assert.deepEqual(fieldsOf({ selector: { "bad key!": "v" } }), ["spec.selector"]);
+    assert.deepEqual(fieldsOf({ loadBalancerClass: "x", allocateLoadBalancerNodePorts: true }), [
+      "spec.allocateLoadBalancerNodePorts",
+      "spec.loadBalancerClass",
+    ]);
   });
 });

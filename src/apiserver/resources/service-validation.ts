@@ -9,12 +9,15 @@ import { type FieldError, invalidValue, requiredValue } from "../../api/errors.j
 import { dns1123Label } from "../../api/names.js";
 import type { KubeObject } from "../../api/types.js";
 import { parseIpv4 } from "./cluster-ip.js";
+import { serviceSpecErrors } from "./service-spec-validation.js";
 
 interface ServicePort {
   name?: string;
   port?: number;
   protocol?: string;
   targetPort?: number | string;
+  nodePort?: number;
+  appProtocol?: string;
 }
 
 interface ServiceSpec {
@@ -26,9 +29,15 @@ interface ServiceSpec {
   ipFamilies?: string[];
   ipFamilyPolicy?: string;
   internalTrafficPolicy?: string;
+  externalTrafficPolicy?: string;
+  externalIPs?: string[];
+  sessionAffinityConfig?: { clientIP?: { timeoutSeconds?: number } };
 }
 
 const specOf = (o: KubeObject) => (o.spec ?? {}) as ServiceSpec;
+
+/** The types kube knows; Hearth serves ClusterIP only and says so for the others. */
+const KUBE_SERVICE_TYPES = ["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"];
 
 function unsupported(field: string, value: unknown, supported: string[]): FieldError {
   return {
@@ -46,6 +55,13 @@ export function defaultService(obj: KubeObject): void {
   spec.internalTrafficPolicy ??= "Cluster";
   spec.ipFamilies ??= ["IPv4"];
   spec.ipFamilyPolicy ??= "SingleStack";
+  // kube's defaults for ClientIP affinity (3 hours) and for externally reachable services.
+  if (spec.sessionAffinity === "ClientIP") {
+    const clientIP = { ...spec.sessionAffinityConfig?.clientIP };
+    clientIP.timeoutSeconds ??= 10800;
+    spec.sessionAffinityConfig = { ...spec.sessionAffinityConfig, clientIP };
+  }
+  if ((spec.externalIPs?.length ?? 0) > 0) spec.externalTrafficPolicy ??= "Cluster";
   if (!spec.clusterIP && spec.clusterIPs?.length) spec.clusterIP = spec.clusterIPs[0];
   if (spec.clusterIP && !spec.clusterIPs?.length) spec.clusterIPs = [spec.clusterIP];
   spec.ports = (spec.ports ?? []).map((p) => ({
@@ -117,7 +133,10 @@ export function validateService(obj: KubeObject, old: KubeObject | undefined): F
   const name = obj.metadata.name ?? "";
   if (!old && /^[0-9]/.test(name))
     errors.push(invalidValue("metadata.name", name, DNS1035_MESSAGE));
-  if (spec.type !== "ClusterIP") errors.push(unsupported("spec.type", spec.type, ["ClusterIP"]));
+  if (!KUBE_SERVICE_TYPES.includes(spec.type ?? ""))
+    errors.push(unsupported("spec.type", spec.type, KUBE_SERVICE_TYPES));
+  else if (spec.type !== "ClusterIP")
+    errors.push(unsupported("spec.type", spec.type, ["ClusterIP"]));
   const ip = spec.clusterIP ?? "";
   if (ip !== "" && ip !== "None" && parseIpv4(ip) === undefined)
     errors.push(
@@ -154,5 +173,6 @@ export function validateService(obj: KubeObject, old: KubeObject | undefined): F
   });
   if (!["None", "ClientIP"].includes(spec.sessionAffinity ?? "None"))
     errors.push(unsupported("spec.sessionAffinity", spec.sessionAffinity, ["ClientIP", "None"]));
+  errors.push(...serviceSpecErrors(obj.spec ?? {}));
   return errors;
 }
