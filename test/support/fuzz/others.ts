@@ -37,7 +37,9 @@ function post(
     headers: { ...auth, "Content-Type": body.contentType },
     body: body.body,
     what,
-    ...ifSet(body.mustRefuse ?? (mutated ? m.mustRefuse : undefined)),
+    // Reviews, bindings and token requests are not stored: kube does not validate their
+    // metadata, so only the body's encoding can make a refusal certain.
+    ...ifSet(body.mustRefuse),
   };
 }
 

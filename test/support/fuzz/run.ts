@@ -187,22 +187,31 @@ export function report(seed: number, v: Violation): string {
   ].join("\n");
 }
 
-/** The class of a violation, for counting alike ones together. */
+/** The class of a violation, for counting alike ones together: what went wrong, not where. */
 export function violationClass(v: Violation): string {
-  const what = v.request.what.replace(" +odd headers", "");
-  let detail = "";
-  if (v.kind === "accepted") detail = ` — ${v.request.mustRefuse}`;
-  if (v.kind === "5xx") {
-    let message = v.answer.text;
-    try {
-      message = String((JSON.parse(v.answer.text) as { message?: unknown }).message ?? message);
-    } catch {
-      // not JSON: keep the text
-    }
-    detail = ` — ${message
-      .replace(/"[^"]*"/g, '"…"')
-      .replace(/\d+/g, "N")
-      .slice(0, 80)}`;
+  switch (v.kind) {
+    case "accepted":
+      return `accepted: ${v.request.mustRefuse}`;
+    case "5xx":
+    case "write":
+      return `${v.kind === "write" ? "wrote, then answered" : "answered"} ${v.answer.status}: ${messageOf(v.answer)}`;
+    case "no-answer":
+      return `no answer: ${v.answer.error}`;
+    default:
+      return "server down";
   }
-  return `${v.kind} ${v.answer.status} ${what}${detail}`;
+}
+
+/** A Status message with names, numbers and quoted values blanked out. */
+function messageOf(a: Answer): string {
+  let message = a.text;
+  try {
+    message = String((JSON.parse(a.text) as { message?: unknown }).message ?? message);
+  } catch {
+    // not JSON: keep the text
+  }
+  return message
+    .replace(/"[^"]*"/g, '"…"')
+    .replace(/\d+/g, "N")
+    .slice(0, 100);
 }

@@ -42,6 +42,10 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
     tokenUsers: new Map([[NOBODY_TOKEN, { username: NOBODY_USER, groups: [] }]]),
     rbac: true,
     port: 0,
+    // HEARTH_FUZZ_LOG=1 shows what the server logs (an internal error's stack, say).
+    ...(process.env.HEARTH_FUZZ_LOG
+      ? { log: (msg: string, err?: unknown) => console.error(msg, err ?? "") }
+      : {}),
     admission: [platformAdmission(() => admin, definitions)],
   });
   const controller = new AbortController();
