@@ -120,8 +120,6 @@ export class FuzzGenerator {
           wire("😀"),
         ]);
         headers["Impersonate-User"] = user;
-        if (user === NOBODY_USER && resource && writes && !selfReview)
-          mustRefuse ??= "a user without rights (impersonated)";
         let more = false;
         if (rng.chance(0.5)) {
           headers["Impersonate-Group"] = rng.pick(["system:masters", "fuzzers", ""]);
@@ -136,6 +134,15 @@ export class FuzzGenerator {
           headers["Impersonate-Uid"] = rng.pick(["1234", ""]);
           more = true;
         }
+        // Groups are impersonated too: with system:masters among them the user may do anything.
+        if (
+          user === NOBODY_USER &&
+          !headers["Impersonate-Group"] &&
+          resource &&
+          writes &&
+          !selfReview
+        )
+          mustRefuse ??= "a user without rights (impersonated)";
         // An empty Impersonate-User is no user: with groups, extra or uid kube answers 500.
         if (user === "" && more)
           kube5xx ??= { status: 500, why: "impersonation of groups, extra or uid without a user" };

@@ -7,8 +7,9 @@
  * - a request kube surely refuses is not accepted;
  * and after each batch that the server is alive (/healthz). After a request
  * that succeeded and wrote, it lets in-server follow-ups settle (ClusterRole
- * aggregation, the only writer inside the server that reacts to a request's
- * write) and re-creates the sentinels the writes removed.
+ * aggregation and the cleanup of a deleted CRD, the only writers inside the
+ * server that react to a request's write) and re-creates the sentinels the
+ * writes removed.
  */
 import type { Backend, StorageEvent } from "../../../src/storage/index.js";
 import { FuzzGenerator } from "./generate.js";
@@ -59,6 +60,7 @@ export async function runFuzz(opts: RunOptions): Promise<RunResult> {
     timing: { requests: 0, upkeep: 0 },
   };
   const batch = opts.batch ?? 100;
+  const stuckCrds = new Set<string>();
   try {
     for (let i = 0; i < opts.count; i++) {
       const req = gen.next();
@@ -90,7 +92,8 @@ export async function runFuzz(opts: RunOptions): Promise<RunResult> {
       if (ok && after !== before) {
         const upkeep = performance.now();
         let keys = (await events(opts.backend, before, after)).map((e) => e.kv.key);
-        if (keys.some((k) => k.startsWith(CLUSTER_ROLES))) {
+        if (keys.some((k) => k.startsWith(CRDS))) await crdsSettled(opts.backend, stuckCrds);
+        if (keys.some((k) => k.startsWith(CLUSTER_ROLES) || k.startsWith(CRDS))) {
           const settled = await settle(opts.backend, sender);
           if (settled !== after)
             keys = keys.concat((await events(opts.backend, after, settled)).map((e) => e.kv.key));
@@ -113,6 +116,33 @@ export async function runFuzz(opts: RunOptions): Promise<RunResult> {
 }
 
 const CLUSTER_ROLES = "/registry/rbac.authorization.k8s.io/clusterroles/";
+const CRDS = "/registry/apiextensions.k8s.io/customresourcedefinitions/";
+
+/**
+ * Waits (bounded) until no CRD is being deleted: the server's CRD cleanup
+ * deletes a deleted CRD's objects and then the CRD on its own, in steps. A CRD
+ * still going at the deadline (its objects' finalizers hold it) is `stuck` and
+ * not waited for again.
+ */
+async function crdsSettled(backend: Backend, stuck: Set<string>): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const { items } = await backend.list(CRDS);
+    const going = items
+      .filter((kv) => !stuck.has(kv.key))
+      .filter(
+        (kv) =>
+          (JSON.parse(kv.value) as { metadata?: { deletionTimestamp?: string } }).metadata
+            ?.deletionTimestamp,
+      );
+    if (going.length === 0) return;
+    if (Date.now() > deadline) {
+      for (const kv of going) stuck.add(kv.key);
+      return;
+    }
+    await new Promise((r) => setImmediate(r));
+  }
+}
 
 const healthz: FuzzRequest = { method: "GET", target: "/healthz", headers: {}, what: "healthz" };
 
