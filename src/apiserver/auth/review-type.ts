@@ -1,10 +1,13 @@
 /**
  * The shape of a computed, create-only kind (SelfSubjectAccessReview,
  * SelfSubjectReview…): only `create` is served, nothing is stored, and the
- * response is the request with its `status` filled in.
+ * response is the request with its `status` filled in. The body is checked
+ * against the kind's schema first, as kube's typed decoder does, so a review
+ * only ever sees fields of the types it declares.
  */
 import type { Schema } from "../../api/schema.js";
 import type { KubeObject } from "../../api/types.js";
+import { checkSchema } from "../handlers/admit.js";
 import type { RequestContext } from "../handlers/context.js";
 import type { ResourceType } from "../resources/resource-type.js";
 
@@ -32,7 +35,7 @@ export function reviewType(base: {
     strategicMergePatch: true,
     columns: [],
     schema: base.schema,
-    virtualCreate: async (ctx, body) => base.review(ctx, body),
+    virtualCreate: async (ctx, body) => base.review(ctx, checkSchema(ctx, body)),
   };
 }
 

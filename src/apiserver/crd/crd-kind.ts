@@ -16,6 +16,7 @@ import { crdRuleErrors } from "./crd-rules.js";
 import type { CrdSpec } from "./custom-types.js";
 import { jsonPathError } from "./json-path.js";
 import { scalePathErrors } from "./scale.js";
+import { schemaShapeErrors } from "./schema-shape.js";
 
 export const CRD_CLEANUP_FINALIZER = "customresourcecleanup.apiextensions.k8s.io";
 
@@ -87,7 +88,9 @@ function validateCrd(obj: KubeObject, old: KubeObject | undefined): FieldError[]
     const scale = v.subresources?.scale;
     if (scale) errors.push(...scalePathErrors(scale, `spec.versions[${i}].subresources.scale`));
   });
-  errors.push(...crdRuleErrors(versions));
+  // The rule walk assumes well-shaped schemas: a malformed one reports only its shape.
+  const shape = schemaShapeErrors(spec.versions);
+  errors.push(...(shape.length > 0 ? shape : crdRuleErrors(versions)));
   if (old) {
     const oldSpec = old.spec as CrdSpec;
     if (oldSpec.group !== spec.group)
