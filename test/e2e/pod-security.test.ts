@@ -419,6 +419,22 @@ describe("pods at the door", () => {
         }),
         { code: 422, reason: "Invalid", message: /target.kind: Unsupported value: "Pod"/ },
       );
+      // Typed as kube's decoder types it: annotations a string map.
+      await refused(
+        "POST",
+        "/api/v1/namespaces/default/pods/unbound/binding",
+        j({
+          apiVersion: "v1",
+          kind: "Binding",
+          metadata: { name: "unbound", annotations: "xy" },
+          target: { kind: "Node", name: "n1" },
+        }),
+        {
+          code: 400,
+          reason: "BadRequest",
+          message: /cannot be handled as a Binding: metadata.annotations/,
+        },
+      );
     });
 
     it("finishes deleting a pod bound to a node that does not exist", async () => {

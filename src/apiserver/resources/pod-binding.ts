@@ -23,6 +23,8 @@ import { isObject, type KubeObject } from "../../api/types.js";
 import { admit, type RequestContext } from "../handlers/context.js";
 import { decodeBody, readBodyBytes } from "../http/body.js";
 import { sendJson } from "../http/respond.js";
+import { bindingSchema } from "../schemas/pod-binding.js";
+import { checkObject } from "../validation/check-object.js";
 
 interface Binding extends KubeObject {
   target?: { kind?: string; name?: string; apiVersion?: string };
@@ -42,6 +44,12 @@ const MAX_ATTEMPTS = 5;
 function checkBinding(ctx: RequestContext, body: unknown): Binding {
   if (!isObject(body) || body.kind !== "Binding" || body.apiVersion !== "v1")
     throw new BadRequestError("expected v1 Binding in the request body");
+  // Typed as kube's decoder types it: no annotation a number, no target a string.
+  const [wrong] = checkObject(body, bindingSchema, { strict: false }).errors;
+  if (wrong)
+    throw new BadRequestError(
+      `Binding in version "v1" cannot be handled as a Binding: ${wrong.field}: ${wrong.detail}`,
+    );
   const binding = body as Binding;
   binding.metadata = isObject(binding.metadata) ? binding.metadata : {};
   const name = binding.metadata.name ?? ctx.info.name;
