@@ -74,6 +74,52 @@ export interface Probe {
 
 export type Quantity = string | number;
 
+export interface SeccompProfile {
+  type: string;
+  localhostProfile?: string;
+}
+
+export interface SELinuxOptions {
+  user?: string;
+  role?: string;
+  type?: string;
+  level?: string;
+}
+
+export interface WindowsSecurityContextOptions {
+  gmsaCredentialSpecName?: string;
+  gmsaCredentialSpec?: string;
+  runAsUserName?: string;
+  hostProcess?: boolean;
+}
+
+/** The settings a pod and its containers share (container values win). */
+interface CommonSecurityContext {
+  runAsUser?: number;
+  runAsGroup?: number;
+  runAsNonRoot?: boolean;
+  seccompProfile?: SeccompProfile;
+  appArmorProfile?: SeccompProfile;
+  seLinuxOptions?: SELinuxOptions;
+  windowsOptions?: WindowsSecurityContextOptions;
+}
+
+export interface SecurityContext extends CommonSecurityContext {
+  privileged?: boolean;
+  allowPrivilegeEscalation?: boolean;
+  capabilities?: { add?: string[]; drop?: string[] };
+  readOnlyRootFilesystem?: boolean;
+  procMount?: string;
+}
+
+export interface PodSecurityContext extends CommonSecurityContext {
+  fsGroup?: number;
+  fsGroupChangePolicy?: string;
+  supplementalGroups?: number[];
+  supplementalGroupsPolicy?: string;
+  sysctls?: { name: string; value: string }[];
+}
+
 export interface Container {
   name: string;
   image?: string;
@@ -89,6 +135,7 @@ export interface Container {
   livenessProbe?: Probe;
   startupProbe?: Probe;
   imagePullPolicy?: string;
+  securityContext?: SecurityContext;
 }
 
 export interface KeyToPath {
@@ -151,6 +198,14 @@ export interface PodSpec {
   automountServiceAccountToken?: boolean;
   schedulerName?: string;
   tolerations?: { key?: string; operator?: string; value?: string; effect?: string }[];
+  securityContext?: PodSecurityContext;
+  hostNetwork?: boolean;
+  hostPID?: boolean;
+  hostIPC?: boolean;
+  /** false runs the pod in its own user namespace. */
+  hostUsers?: boolean;
+  shareProcessNamespace?: boolean;
+  os?: { name: string };
 }
 
 export interface ContainerStateWaiting {

@@ -12,6 +12,7 @@ import type { AddressInfo } from "node:net";
 import type { Backend } from "../storage/backend.js";
 import { LimitRanger } from "./admission/limit-ranger.js";
 import { NamespaceLifecycle } from "./admission/namespace-lifecycle.js";
+import { PodSecurity, type PodSecurityOptions } from "./admission/pod-security.js";
 import { ValidatingAdmissionPolicyPlugin } from "./admission/policy/index.js";
 import { ResourceQuotaAdmission } from "./admission/resource-quota.js";
 import { StorageAdmission } from "./admission/storage-admission.js";
@@ -43,6 +44,12 @@ export interface ApiServerOptions extends AccessOptions {
   tls?: { certPem: string; keyPem: string };
   /** Admission plugins, in order. */
   admission?: AdmissionPlugin[];
+  /**
+   * Pod Security admission's exemptions and defaults (kube's
+   * PodSecurityConfiguration); by default no one is exempt and unlabelled
+   * namespaces are privileged.
+   */
+  podSecurity?: PodSecurityOptions;
   host?: string;
   /** 0 picks a free port. */
   port: number;
@@ -79,6 +86,7 @@ export class ApiServer {
       opts.log,
       namespaces,
     );
+    const podSecurity = new PodSecurity(namespaces, opts.backend, opts.podSecurity);
     const storage = new StorageAdmission(opts.backend, opts.log);
     const limits = new LimitRanger(opts.backend, opts.log);
     const quotas = new ResourceQuotaAdmission(opts.backend, this.registry, opts.log);
@@ -109,6 +117,7 @@ export class ApiServer {
         ...access.admission,
         storage,
         limits,
+        podSecurity,
         policies,
         ...(opts.admission ?? []),
         // Last: it charges quota usage, so nothing after it may refuse the request.

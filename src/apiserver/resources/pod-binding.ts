@@ -1,7 +1,8 @@
 /**
  * POST `/api/v1/namespaces/<ns>/pods/<name>/binding`: a v1 Binding
  * `{target: {kind: Node, name}}` assigns the pod to a node, as the scheduler does.
- * It sets `spec.nodeName` only while unset (409 otherwise, and for a pod being
+ * The target must be a Node (or kind empty) with a valid node name (422). It
+ * sets `spec.nodeName` only while unset (409 otherwise, and for a pod being
  * deleted), copies the Binding's annotations, and sets the pod's `PodScheduled`
  * condition to True. Answers 201 with a Success Status, as kube-apiserver does.
  */
@@ -11,15 +12,19 @@ import {
   ConflictError,
   type FieldError,
   InvalidError,
+  invalidValue,
   MethodNotAllowedError,
   requiredValue,
   STALE_OBJECT_MESSAGE,
 } from "../../api/errors.js";
+import { dns1123Subdomain } from "../../api/names.js";
 import { rfc3339 } from "../../api/time.js";
 import { isObject, type KubeObject } from "../../api/types.js";
 import { admit, type RequestContext } from "../handlers/context.js";
 import { decodeBody, readBodyBytes } from "../http/body.js";
 import { sendJson } from "../http/respond.js";
+import { bindingSchema } from "../schemas/pod-binding.js";
+import { checkObject } from "../validation/check-object.js";
 
 interface Binding extends KubeObject {
   target?: { kind?: string; name?: string; apiVersion?: string };
@@ -39,6 +44,12 @@ const MAX_ATTEMPTS = 5;
 function checkBinding(ctx: RequestContext, body: unknown): Binding {
   if (!isObject(body) || body.kind !== "Binding" || body.apiVersion !== "v1")
     throw new BadRequestError("expected v1 Binding in the request body");
+  // Typed as kube's decoder types it: no annotation a number, no target a string.
+  const [wrong] = checkObject(body, bindingSchema, { strict: false }).errors;
+  if (wrong)
+    throw new BadRequestError(
+      `Binding in version "v1" cannot be handled as a Binding: ${wrong.field}: ${wrong.detail}`,
+    );
   const binding = body as Binding;
   binding.metadata = isObject(binding.metadata) ? binding.metadata : {};
   const name = binding.metadata.name ?? ctx.info.name;
@@ -52,7 +63,13 @@ function checkBinding(ctx: RequestContext, body: unknown): Binding {
       field: "target.kind",
       detail: `Unsupported value: ${JSON.stringify(kind)}: supported values: "Node", "<empty>"`,
     });
-  if (!binding.target?.name) errors.push(requiredValue("target.name"));
+  const node = binding.target?.name;
+  if (typeof node !== "string" || node === "") errors.push(requiredValue("target.name"));
+  // kube stores whatever name it is given; a name no Node can have would leave
+  // the pod with a nodeName its own updates then refuse, so it never finishes
+  // deleting. Hearth refuses it here instead.
+  else
+    for (const why of dns1123Subdomain(node)) errors.push(invalidValue("target.name", node, why));
   if (errors.length > 0) throw new InvalidError({ group: "", kind: "Binding", name }, errors);
   return binding;
 }

@@ -2,28 +2,23 @@
  * The checks kube-apiserver makes on a Pod beyond its schema (a subset of
  * `ValidatePodCreate`/`ValidatePodUpdate`), with kube's field paths and
  * wording: containers present and uniquely named, images set, ports, env
- * names and sources, volumes with exactly one source, mounts naming a volume,
- * probes with one handler, quantities, and a spec that updates may change only
- * in images, activeDeadlineSeconds and tolerations.
+ * names and sources, volumes (`pod-volume-validation.ts`), mounts naming a
+ * volume, probes with one handler, quantities with each request at most its
+ * limit, security settings (`pod-security-validation.ts`), and a spec that
+ * updates may change only in images, activeDeadlineSeconds and tolerations.
  */
 import { isDeepStrictEqual } from "node:util";
 import { type FieldError, forbiddenValue, invalidValue, requiredValue } from "../../api/errors.js";
 import { dns1123Label, dns1123Subdomain } from "../../api/names.js";
-import type { Container, Pod, PodSpec, Probe, Volume } from "../../api/pod.js";
-import { isQuantity, QUANTITY_FORMAT_MESSAGE } from "../../api/quantity.js";
+import type { Container, Pod, PodSpec, Probe } from "../../api/pod.js";
+import { compareQuantities, isQuantity, QUANTITY_FORMAT_MESSAGE } from "../../api/quantity.js";
 import type { KubeObject } from "../../api/types.js";
+import { securityErrors } from "./pod-security-validation.js";
+import { volumeErrors } from "./pod-volume-validation.js";
 
 const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
 const ENV_NAME_MESSAGE =
   "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnv1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')";
-const VOLUME_SOURCES = [
-  "emptyDir",
-  "secret",
-  "configMap",
-  "persistentVolumeClaim",
-  "downwardAPI",
-  "hostPath",
-] as const;
 
 const duplicate = (field: string, value: unknown): FieldError => ({
   reason: "FieldValueDuplicate",
@@ -56,6 +51,49 @@ function probeErrors(p: Probe | undefined, path: string, liveness: boolean): Fie
   ] as const)
     if (p[f] !== undefined && p[f]! < 1)
       errors.push(invalidValue(`${path}.${f}`, p[f], "must be greater than or equal to 1"));
+  return errors;
+}
+
+/**
+ * Native resources other than hugepages may be overcommitted (request below
+ * limit); extended ones (`example.com/gpu`) and hugepages may not (kube's
+ * IsOvercommitAllowed).
+ */
+function overcommitAllowed(resource: string): boolean {
+  const native = !resource.includes("/") || resource.startsWith("kubernetes.io/");
+  return native && !resource.startsWith("hugepages-");
+}
+
+/** Quantities well formed, and each request at most its limit (kube's ValidateContainerResourceRequirements). */
+function resourceErrors(c: Container, at: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const limits = c.resources?.limits ?? {};
+  const requests = c.resources?.requests ?? {};
+  for (const [name, q] of Object.entries(limits))
+    if (!isQuantity(q))
+      errors.push(invalidValue(`${at}.limits[${name}]`, q, QUANTITY_FORMAT_MESSAGE));
+  for (const [name, q] of Object.entries(requests)) {
+    if (!isQuantity(q)) {
+      errors.push(invalidValue(`${at}.requests[${name}]`, q, QUANTITY_FORMAT_MESSAGE));
+      continue;
+    }
+    const limit = limits[name];
+    if (limit === undefined || !isQuantity(limit)) continue;
+    const cmp = compareQuantities(q, limit);
+    // kube names the whole requests map here, not the one resource.
+    if (cmp !== 0 && !overcommitAllowed(name))
+      errors.push(
+        invalidValue(`${at}.requests`, String(q), `must be equal to ${name} limit of ${limit}`),
+      );
+    else if (cmp > 0)
+      errors.push(
+        invalidValue(
+          `${at}.requests`,
+          String(q),
+          `must be less than or equal to ${name} limit of ${limit}`,
+        ),
+      );
+  }
   return errors;
 }
 
@@ -112,33 +150,10 @@ function containerErrors(c: Container, path: string, volumes: Set<string>): Fiel
     if (m.subPath && (m.subPath.startsWith("/") || m.subPath.split("/").includes("..")))
       errors.push(invalidValue(`${at}.subPath`, m.subPath, "must be a relative path without '..'"));
   }
-  for (const kind of ["limits", "requests"] as const)
-    for (const [name, q] of Object.entries(c.resources?.[kind] ?? {}))
-      if (!isQuantity(q))
-        errors.push(invalidValue(`${path}.resources.${kind}[${name}]`, q, QUANTITY_FORMAT_MESSAGE));
+  errors.push(...resourceErrors(c, `${path}.resources`));
   errors.push(...probeErrors(c.readinessProbe, `${path}.readinessProbe`, false));
   errors.push(...probeErrors(c.livenessProbe, `${path}.livenessProbe`, true));
   errors.push(...probeErrors(c.startupProbe, `${path}.startupProbe`, true));
-  return errors;
-}
-
-function volumeErrors(volumes: Volume[]): FieldError[] {
-  const errors: FieldError[] = [];
-  const names = new Set<string>();
-  for (const [i, v] of volumes.entries()) {
-    const at = `spec.volumes[${i}]`;
-    if (!v.name) errors.push(requiredValue(`${at}.name`));
-    else
-      for (const why of dns1123Label(v.name)) errors.push(invalidValue(`${at}.name`, v.name, why));
-    if (v.name && names.has(v.name)) errors.push(duplicate(`${at}.name`, v.name));
-    names.add(v.name);
-    const sources = VOLUME_SOURCES.filter((s) => v[s] !== undefined);
-    if (sources.length === 0) errors.push(requiredValue(at, "must specify a volume type"));
-    if (sources.length > 1)
-      errors.push(forbiddenValue(`${at}.${sources[1]}`, "may not specify more than 1 volume type"));
-    if (v.persistentVolumeClaim && !v.persistentVolumeClaim.claimName)
-      errors.push(requiredValue(`${at}.persistentVolumeClaim.claimName`));
-  }
   return errors;
 }
 
@@ -180,6 +195,7 @@ function specErrors(spec: PodSpec): FieldError[] {
   if (spec.nodeName)
     for (const why of dns1123Subdomain(spec.nodeName))
       errors.push(invalidValue("spec.nodeName", spec.nodeName, why));
+  errors.push(...securityErrors(spec));
   return errors;
 }
 

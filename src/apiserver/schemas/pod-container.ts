@@ -1,13 +1,14 @@
 /**
  * core/v1 `Container` as Hearth serves it: name, image, command, args,
- * workingDir, env, envFrom, ports, resources, volumeMounts and the three
- * probes, with kube's SMP/SSA keys (env by name, ports by containerPort,
+ * workingDir, env, envFrom, ports, resources, volumeMounts, the three
+ * probes and securityContext, with kube's SMP/SSA keys (env by name, ports by containerPort,
  * volumeMounts by mountPath).
  */
 import type { Schema } from "../../api/schema.js";
 import { bool, int32, mapList, object, str, stringList } from "./builders.js";
 import { envFromSource, envVar, quantity } from "./pod-env.js";
 import { probe } from "./pod-probe.js";
+import { securityContext } from "./pod-security-context.js";
 
 const containerPort: Schema = object(
   "ContainerPort represents a network port in a single container.",
@@ -112,6 +113,11 @@ export const container: Schema = object(
       ...resources,
       description:
         "Compute Resources required by this container. Requests are used for scheduling; limits are not enforced on Hearth. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/",
+    },
+    securityContext: {
+      ...securityContext,
+      description:
+        "SecurityContext defines the security options the container should be run with. If set, the fields of SecurityContext override the equivalent fields of PodSecurityContext. Checked by Pod Security admission; not yet applied by Hearth's node agent. More info: https://kubernetes.io/docs/tasks/configure-pod-container/security-context/",
     },
     startupProbe: {
       ...probe,

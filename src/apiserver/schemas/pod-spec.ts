@@ -1,14 +1,17 @@
 /**
  * core/v1 `PodSpec` as Hearth serves it: containers and initContainers (merged
  * by name), volumes (merged by name), restartPolicy, grace period, deadline,
- * scheduling (nodeName, nodeSelector, tolerations, pod anti-affinity) and the
- * pod's hostname/subdomain. Fields outside this subset are pruned with a
+ * scheduling (nodeName, nodeSelector, tolerations, pod anti-affinity), the
+ * pod's hostname/subdomain, and what Pod Security admission checks: the pod's
+ * securityContext, host namespaces (hostNetwork, hostPID, hostIPC), hostUsers
+ * and os. Fields outside this subset are pruned with a
  * warning, as for any unknown field.
  */
 import type { Schema } from "../../api/schema.js";
 import { bool, int32, int64, mapList, object, str, stringList, stringMap } from "./builders.js";
 import { labelSelector } from "./label-selector.js";
 import { container } from "./pod-container.js";
+import { podSecurityContext } from "./pod-security-context.js";
 import { volume } from "./pod-volume.js";
 
 const podAffinityTerm: Schema = object(
@@ -106,6 +109,14 @@ export const podSpec: Schema = object(
     enableServiceLinks: bool(
       "EnableServiceLinks indicates whether information about services should be injected into pod's environment variables, matching the syntax of Docker links. Optional: Defaults to true. Hearth injects no service variables.",
     ),
+    hostIPC: bool("Use the host's ipc namespace. Optional: Default to false."),
+    hostNetwork: bool(
+      "Host networking requested for this pod. Use the host's network namespace. If this option is set, the ports that will be used must be specified. Default to false.",
+    ),
+    hostPID: bool("Use the host's pid namespace. Optional: Default to false."),
+    hostUsers: bool(
+      "Use the host's user namespace. Optional: Default to true. If set to true or not present, the pod will be run in the host user namespace. Setting false is useful for mitigating container breakout vulnerabilities even allowing users to run their containers as root without actually having root privileges on the host.",
+    ),
     hostname: str(
       "Specifies the hostname of the Pod If not specified, the pod's hostname will be set to a system-defined value.",
     ),
@@ -123,6 +134,15 @@ export const podSpec: Schema = object(
       ),
       "x-kubernetes-map-type": "atomic",
     },
+    os: object(
+      "Specifies the OS of the containers in the pod. If the OS field is set to windows, some pod and container fields are restricted.",
+      {
+        name: str(
+          "Name is the name of the operating system. The currently supported values are linux and windows.",
+        ),
+      },
+      ["name"],
+    ),
     restartPolicy: str(
       'Restart policy for all containers within the pod. One of Always, OnFailure, Never. Default to Always. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#restart-policy\n\nPossible enum values:\n - `"Always"`\n - `"Never"`\n - `"OnFailure"`',
       { enum: ["Always", "Never", "OnFailure"] },
@@ -130,11 +150,19 @@ export const podSpec: Schema = object(
     schedulerName: str(
       "If specified, the pod will be dispatched by specified scheduler. If not specified, the pod will be dispatched by default scheduler.",
     ),
+    securityContext: {
+      ...podSecurityContext,
+      description:
+        "SecurityContext holds pod-level security attributes and common container settings. Optional: Defaults to empty.  See type description for default values of each field. Checked by Pod Security admission; not yet applied by Hearth's node agent.",
+    },
     serviceAccount: str(
       "DeprecatedServiceAccount is a deprecated alias for ServiceAccountName. Deprecated: Use serviceAccountName instead.",
     ),
     serviceAccountName: str(
       "ServiceAccountName is the name of the ServiceAccount to use to run this pod. More info: https://kubernetes.io/docs/tasks/configure-pod-container/configure-service-account/",
+    ),
+    shareProcessNamespace: bool(
+      "Share a single process namespace between all of the containers in a pod. When this is set containers will be able to view and signal processes from other containers in the same pod, and the first process in each container will not be assigned PID 1. HostPID and ShareProcessNamespace cannot both be set. Optional: Default to false.",
     ),
     subdomain: str(
       'If specified, the fully qualified Pod hostname will be "<hostname>.<subdomain>.<pod namespace>.svc.<cluster domain>". If not specified, the pod will not have a domainname at all.',

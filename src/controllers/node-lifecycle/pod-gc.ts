@@ -4,7 +4,9 @@
  * - orphaned (its node is missing from the cache): after a quarantine of one
  *   grace period from the first sighting, a fresh GET of the node; when it is
  *   really gone the pod is marked Failed with `DisruptionTarget`
- *   (DeletionByPodGC) and deleted with grace 0, as kube's pod GC does;
+ *   (DeletionByPodGC) and deleted with grace 0, as kube's pod GC does (a pod
+ *   whose nodeName no Node can have is not looked up, and is deleted even if
+ *   its status cannot be written);
  * - terminating on an unreachable node: marked Failed and deleted with grace 0;
  * - evicted by a NoExecute taint: `DisruptionTarget` (DeletionByTaintManager),
  *   a graceful delete, and kube's `TaintManagerEviction` Event; on an
@@ -13,6 +15,7 @@
  */
 
 import { hasCode } from "../../api/errors.js";
+import { dns1123Subdomain } from "../../api/names.js";
 import { rfc3339 } from "../../api/time.js";
 import type { Client, EventRecorder } from "../../client/index.js";
 import { DONE, type Informer, type Reconciler, type Result } from "../../runtime/index.js";
@@ -90,12 +93,15 @@ export class PodGc implements Reconciler {
     this.missingSince.set(nodeName, since);
     const left = since + this.d.quarantineMs - now;
     if (left > 0) return { requeueAfter: left };
-    try {
-      await this.d.client.get("v1", "Node", nodeName);
-      return DONE; // it exists: the node informer has not caught up yet
-    } catch (e) {
-      if (!hasCode(e, 404)) throw e;
-    }
+    // A name no Node can have (bound before Bindings checked it) is not asked
+    // for: `..` or `a/b` would name another URL than the node's.
+    if (dns1123Subdomain(nodeName).length === 0)
+      try {
+        await this.d.client.get("v1", "Node", nodeName);
+        return DONE; // it exists: the node informer has not caught up yet
+      } catch (e) {
+        if (!hasCode(e, 404)) throw e;
+      }
     await this.markFailedAndDelete(pod, now, ORPHANED_CONDITION);
     return DONE;
   }
@@ -111,7 +117,13 @@ export class PodGc implements Reconciler {
         phase: "Failed",
         ...(condition ? { conditions: withCondition(pod, condition, now) } : {}),
       };
-      if (!(await patchPodStatus(this.d.client, pod, status))) return;
+      try {
+        if (!(await patchPodStatus(this.d.client, pod, status))) return;
+      } catch (e) {
+        // A pod whose stored spec its own validation now refuses (a nodeName no
+        // node can have) takes no status write; it is deleted all the same.
+        if (!hasCode(e, 422)) throw e;
+      }
     }
     await this.remove(pod, 0);
   }

@@ -103,6 +103,10 @@ describe("renderTenant: a child tenant", () => {
     assert.equal(ns.metadata.annotations?.["tenant.cozystack.io/parent-namespace"], "tenant-a");
   });
 
+  it("enforces Pod Security baseline in the tenant's namespace", () => {
+    assert.equal(ns.metadata.labels?.["pod-security.kubernetes.io/enforce"], "baseline");
+  });
+
   it("puts every namespaced child into its own namespace", () => {
     for (const o of objects.filter((o) => o.kind !== "Namespace"))
       assert.equal(o.metadata.namespace, "tenant-a-b", `${o.kind} ${o.metadata.name}`);
