@@ -182,6 +182,42 @@ export class ExpiredError extends ApiError {
   }
 }
 
+/**
+ * 504 Timeout, as apimachinery's `NewTimeoutError`: the message is prefixed
+ * `Timeout: `; `retryAfterSeconds` (when > 0) tells the client when to retry.
+ */
+export class TimeoutError extends ApiError {
+  constructor(
+    message: string,
+    retryAfterSeconds: number,
+    causes: StatusCause[] = [],
+    options?: { cause?: unknown },
+  ) {
+    super(
+      504,
+      "Timeout",
+      `Timeout: ${message}`,
+      {
+        ...(causes.length > 0 ? { causes } : {}),
+        ...(retryAfterSeconds > 0 ? { retryAfterSeconds } : {}),
+      },
+      options,
+    );
+  }
+}
+
+/**
+ * A read asked for a resourceVersion newer than any the server has, still after
+ * waiting for it (apiserver storage's `NewTooLargeResourceVersionError`).
+ */
+export class TooLargeResourceVersionError extends TimeoutError {
+  constructor(requested: number, current: number, retryAfterSeconds: number) {
+    super(`Too large resource version: ${requested}, current: ${current}`, retryAfterSeconds, [
+      { reason: "ResourceVersionTooLarge", message: "Too large resource version" },
+    ]);
+  }
+}
+
 export class BadRequestError extends ApiError {
   constructor(message: string, options?: { cause?: unknown }) {
     super(400, "BadRequest", message, {}, options);

@@ -1,9 +1,12 @@
 /**
  * Routes one HTTP request: health and version, discovery, OpenAPI, then resource
  * requests to their verb's handler. Every failure becomes a Status response.
+ * The path is read as sent and decoded once (never dot-resolved), and a name or
+ * namespace taken from it must be a valid path segment before any handler runs.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ApiError, MethodNotAllowedError, NotFoundError } from "../api/errors.js";
+import { ApiError, BadRequestError, MethodNotAllowedError, NotFoundError } from "../api/errors.js";
+import { pathSegmentName } from "../api/names.js";
 import { forbiddenMessage } from "./auth/forbidden.js";
 import { impersonate, requestsImpersonation } from "./auth/impersonation.js";
 import {
@@ -29,7 +32,7 @@ import { handleGet, handleList } from "./handlers/read.js";
 import { handleWatch } from "./handlers/watch.js";
 import { handleCreate, handleUpdate } from "./handlers/write.js";
 import { parseRequestInfo, type RequestInfo } from "./http/request-info.js";
-import { parseRequestTarget } from "./http/request-target.js";
+import { type DecodedPath, decodePath, parseRequestTarget } from "./http/request-target.js";
 import { sendError, sendJson } from "./http/respond.js";
 import { observeRequest, serveMetrics } from "./metrics.js";
 import type { OpenApiDocuments } from "./openapi-documents.js";
@@ -51,7 +54,8 @@ export async function route(
   const started = performance.now();
   try {
     const target = parseRequestTarget(req.url ?? "/");
-    const path = withoutTrailingSlashes(target.pathname);
+    const decoded = decodePath(target.pathname);
+    const path = decoded.path;
     if (PUBLIC_PATHS.has(path)) return publicEndpoint(deps, path, res);
     // Awaited only when pending: most authenticators and authorizers answer at once.
     const authenticating = deps.authenticator.authenticate(req);
@@ -61,16 +65,17 @@ export async function route(
       ? await impersonate(deps.server.authorizer, authenticated, req.headersDistinct)
       : authenticated;
     const method = req.method ?? "GET";
-    const info = parseRequestInfo(method, path, target.query);
+    const info = parseRequestInfo(method, decoded, target.query);
     observeRequest(info, res, started);
     const attrs = authorizationAttributes(user, method, path, info);
     const deciding = deps.server.authorizer.authorize(attrs);
     const decision = isPromiseLike(deciding) ? await deciding : deciding;
     if (!decision.allowed) throw forbidden(attrs, decision.reason, info);
+    if (info) checkPathSegments(info);
     if (!info) {
       // Only paths that are not resource paths are discovery, OpenAPI or metrics.
       if (path === "/metrics") return await serveMetrics(res);
-      if (nonResource(deps, req, res, path)) return;
+      if (nonResource(deps, req, res, decoded)) return;
       throw new ApiError(404, "NotFound", "the server could not find the requested resource");
     }
     const type = deps.server.registry.lookup(info.group, info.version, info.resource);
@@ -99,11 +104,28 @@ export async function route(
   }
 }
 
-/** The path without trailing slashes (`/` stays `/`). */
-function withoutTrailingSlashes(pathname: string): string {
-  let end = pathname.length;
-  while (end > 0 && pathname.charCodeAt(end - 1) === 0x2f) end--;
-  return end === pathname.length ? pathname : end === 0 ? "/" : pathname.slice(0, end);
+/**
+ * A name or namespace from the path must be a valid path segment (not `.` or
+ * `..`, no `/` or `%` once decoded), as kube-apiserver's storage key functions
+ * require (`Name parameter invalid: "..": may not be '..'`), checked after
+ * authorization as there. A namespace gets the same rule: decoded from `%2F` it
+ * could otherwise name keys outside its own.
+ */
+function checkPathSegments(info: RequestInfo): void {
+  if (info.name !== undefined) {
+    const errs = pathSegmentName(info.name);
+    if (errs.length > 0)
+      throw new BadRequestError(
+        `Name parameter invalid: ${JSON.stringify(info.name)}: ${errs.join(";")}`,
+      );
+  }
+  if (info.namespace !== undefined && info.namespace !== info.name) {
+    const errs = pathSegmentName(info.namespace);
+    if (errs.length > 0)
+      throw new BadRequestError(
+        `Namespace parameter invalid: ${JSON.stringify(info.namespace)}: ${errs.join(";")}`,
+      );
+  }
 }
 
 /** What the authorizer decides on, as kube-apiserver's request attributes. */
@@ -172,9 +194,6 @@ async function dispatch(ctx: RequestContext): Promise<void> {
     case "list":
       return handleList(ctx);
     case "watch":
-      if (name) {
-        ctx.query.set("fieldSelector", `metadata.name=${name}`);
-      }
       return handleWatch(ctx);
     case "create":
       if (name)
@@ -227,10 +246,12 @@ function nonResource(
   deps: RouterDeps,
   req: IncomingMessage,
   res: ServerResponse,
-  path: string,
+  decoded: DecodedPath,
 ): boolean {
   const registry = deps.server.registry;
-  const parts = path.split("/").filter((p) => p !== "");
+  const { path, segments: parts } = decoded;
+  // An empty segment (`//`) names nothing here either.
+  if (parts.includes("")) return false;
   if (path === "/api" || path === "/apis") {
     if (wantsAggregated(req)) {
       const body = JSON.stringify(aggregated(registry, path === "/api"));

@@ -43,6 +43,22 @@ export function requestsImpersonation(headers: IncomingHttpHeaders): boolean {
   return false;
 }
 
+/**
+ * The extra key a header name carries: lower-cased, then percent-decoded, as
+ * kube's `unescapeExtraKey`. A key that does not decode (`%zz`, or bytes that are
+ * not UTF-8, which a JS string cannot hold as Go's can) is kept as it was sent,
+ * as kube keeps a malformed one: "always record extra strings".
+ */
+export function extraKey(encoded: string): string {
+  const lower = encoded.toLowerCase();
+  if (!lower.includes("%")) return lower;
+  try {
+    return decodeURIComponent(lower);
+  } catch {
+    return lower;
+  }
+}
+
 /** The user a request runs as: the authenticated one, or the one it impersonates. */
 export async function impersonate(
   authorizer: Authorizer,
@@ -55,7 +71,7 @@ export async function impersonate(
   const extra: Record<string, string[]> = {};
   for (const [name, v] of Object.entries(headers)) {
     if (!name.startsWith(EXTRA_PREFIX) || v === undefined) continue;
-    const key = decodeURIComponent(name.slice(EXTRA_PREFIX.length)).toLowerCase();
+    const key = extraKey(name.slice(EXTRA_PREFIX.length));
     extra[key] = [...(extra[key] ?? []), ...v];
   }
   if (asUser === "") {

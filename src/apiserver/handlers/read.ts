@@ -1,14 +1,19 @@
-/** GET of one object and LIST of a collection, as objects or Tables. */
-import { BadRequestError } from "../../api/errors.js";
+/**
+ * GET of one object and LIST of a collection, as objects or Tables. Every query
+ * parameter is parsed and validated before the first read.
+ */
 import { negotiate, sendJson } from "../http/respond.js";
 import { apiVersionOf } from "../resources/resource-type.js";
 import { toTable } from "../resources/table.js";
 import type { RequestContext } from "./context.js";
 import { selectorFilter } from "./filter.js";
+import { parseListOptions, parseResourceVersion } from "./list-options.js";
 
 export async function handleGet(ctx: RequestContext): Promise<void> {
-  const { rendering, includeObject } = negotiate(ctx.req);
-  const obj = await ctx.server.store.get(ctx.type, ctx.info.namespace, ctx.info.name!);
+  const { rendering, includeObject } = negotiate(ctx.req, ctx.query);
+  // A get is served from the latest state, which is "not older than" any revision the server has.
+  const minRevision = parseResourceVersion(ctx.query.get("resourceVersion")) ?? 0;
+  const obj = await ctx.server.store.get(ctx.type, ctx.info.namespace, ctx.info.name!, minRevision);
   if (rendering === "table") {
     sendJson(
       ctx.res,
@@ -24,25 +29,16 @@ export async function handleGet(ctx: RequestContext): Promise<void> {
   sendJson(ctx.res, 200, obj);
 }
 
-export function parseLimit(query: URLSearchParams): number | undefined {
-  const raw = query.get("limit");
-  if (raw === null || raw === "") return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new BadRequestError(`invalid limit: ${raw}`);
-  return n;
-}
-
 export async function handleList(ctx: RequestContext): Promise<void> {
-  const { rendering, includeObject } = negotiate(ctx.req);
+  const { rendering, includeObject } = negotiate(ctx.req, ctx.query);
   const t = ctx.type;
-  const rv = ctx.query.get("resourceVersion") ?? undefined;
-  if (rv && rv !== "0" && !/^\d+$/.test(rv))
-    throw new BadRequestError(`invalid resource version: ${rv}`);
+  const opts = parseListOptions(ctx.query, false);
   const query = {
     namespace: ctx.info.namespace,
-    limit: parseLimit(ctx.query),
-    continue: ctx.query.get("continue") ?? undefined,
-    resourceVersion: rv,
+    limit: opts.limit,
+    continue: opts.continue,
+    resourceVersion: opts.resourceVersion,
+    resourceVersionMatch: opts.resourceVersionMatch,
     filter: selectorFilter(t, ctx.query),
   };
   if (rendering === "object") {

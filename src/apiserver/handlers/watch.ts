@@ -5,8 +5,11 @@
  * the stream with an ERROR event carrying a 410 Expired Status. Objects entering or
  * leaving the selector are ADDED / DELETED. Bookmarks on request. A slow reader
  * that falls too far behind is disconnected and resumes from its last revision.
+ * The query is validated before the stream starts (see list-options.ts); a
+ * resourceVersion the server has not reached yet is watched from, as kube's
+ * watch cache does: its events arrive once they happen.
  */
-import { ApiError, BadRequestError, ExpiredError } from "../../api/errors.js";
+import { ApiError, ExpiredError } from "../../api/errors.js";
 import type { KubeObject, WatchEventType } from "../../api/types.js";
 import type { StorageEvent } from "../../storage/backend.js";
 import { CompactedError } from "../../storage/errors.js";
@@ -23,31 +26,38 @@ import {
 } from "../store/object-store.js";
 import type { RequestContext } from "./context.js";
 import { selectorFilter } from "./filter.js";
+import { parseListOptions } from "./list-options.js";
 
 /** Events buffered for one slow watcher before it is disconnected. */
 const MAX_PENDING = 10_000;
 const DEFAULT_TIMEOUT_S = 1800;
+/** The longest delay a Node timer takes; a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * How long the watch runs: kube's `timeoutSeconds` (a negative one ends the
+ * watch at once, as Go's timer does), else the server default of 30–60 min.
+ */
+function watchTimeoutMs(timeoutSeconds: number | undefined): number {
+  if (timeoutSeconds === undefined) return DEFAULT_TIMEOUT_S * (1 + Math.random()) * 1000;
+  return Math.max(0, Math.min(timeoutSeconds * 1000, MAX_TIMER_MS));
+}
 
 export async function handleWatch(ctx: RequestContext): Promise<void> {
   const t = ctx.type;
-  const { rendering, includeObject } = negotiate(ctx.req);
-  const rv = ctx.query.get("resourceVersion") ?? "";
-  if (rv !== "" && !/^\d+$/.test(rv)) throw new BadRequestError(`invalid resource version: ${rv}`);
+  const { rendering, includeObject } = negotiate(ctx.req, ctx.query);
+  const opts = parseListOptions(ctx.query, true);
+  const rv = opts.resourceVersion ?? 0;
   const selector = selectorFilter(t, ctx.query);
   const filter = selector ?? (() => true);
-  const bookmarks = ctx.query.get("allowWatchBookmarks") === "true";
-  const timeoutRaw = Number(ctx.query.get("timeoutSeconds") ?? "");
-  const timeoutS =
-    Number.isFinite(timeoutRaw) && timeoutRaw > 0
-      ? timeoutRaw
-      : DEFAULT_TIMEOUT_S * (1 + Math.random());
+  const bookmarks = opts.allowWatchBookmarks;
 
   const res = ctx.res;
   const abort = new AbortController();
   const stop = () => abort.abort();
   ctx.req.on("close", stop);
   ctx.server.signal.addEventListener("abort", stop, { once: true });
-  const timer = setTimeout(stop, timeoutS * 1000);
+  const timer = setTimeout(stop, watchTimeoutMs(opts.timeoutSeconds));
   let bookmarkTimer: NodeJS.Timeout | undefined;
 
   let firstTable = true;
@@ -76,12 +86,12 @@ export async function handleWatch(ctx: RequestContext): Promise<void> {
 
   try {
     let after: number;
-    if (rv === "" || rv === "0") {
+    if (rv === 0) {
       const page = await ctx.server.store.list(t, { namespace: ctx.info.namespace, filter });
       for (const obj of page.items) send("ADDED", obj);
       after = Number(page.resourceVersion);
     } else {
-      after = Number(rv);
+      after = rv;
     }
     lastRevision = after;
     // Every watcher of a kind gets the same event object: an unfiltered JSON watcher

@@ -1,9 +1,11 @@
 /**
  * Reading and decoding request bodies: a size limit checked while reading (3 MiB,
  * as kube-apiserver), JSON or YAML by Content-Type, errors as BadRequest / 413 / 415.
+ * Every decoder here bounds nesting (`assertBodyDepth`) and YAML aliases, so
+ * nothing recursive downstream ever sees an over-deep or cyclic value.
  */
 import type { IncomingMessage } from "node:http";
-import { parseDocument } from "yaml";
+import { type Document, type Node, Parser, parseDocument, visit } from "yaml";
 import {
   BadRequestError,
   RequestEntityTooLargeError,
@@ -14,6 +16,7 @@ import {
   PROTOBUF_CONTENT_TYPE,
   ProtobufDecodeError,
 } from "../protobuf/index.js";
+import { assertBodyDepth, assertYamlDepth } from "./body-depth.js";
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -101,14 +104,18 @@ export function mediaType(contentType: string | undefined): string {
 export function decodeBody(bytes: Buffer, contentType: string | undefined): unknown {
   const type = mediaType(contentType);
   if (type === PROTOBUF_CONTENT_TYPE) {
+    let object: unknown;
     try {
-      return decodeKubeProtobuf(bytes).object;
+      object = decodeKubeProtobuf(bytes).object;
     } catch (cause) {
       if (cause instanceof ProtobufDecodeError && cause.code === "unsupported-kind") {
         throw new UnsupportedMediaTypeError("application/json, application/yaml", { cause });
       }
       throw new BadRequestError((cause as Error).message, { cause });
     }
+    // Embedded JSON (RawExtension) can nest; each level costs at least two bytes here too.
+    assertBodyDepth(object, bytes.length);
+    return object;
   }
   const text = bytes.toString("utf8");
   if (type === "" || type === "application/json" || type === "*/*") return parseJson(text);
@@ -117,9 +124,11 @@ export function decodeBody(bytes: Buffer, contentType: string | undefined): unkn
   throw new UnsupportedMediaTypeError("application/json, application/yaml");
 }
 
+/** JSON.parse (iterative in V8, so any depth parses), then the depth limit. */
 export function parseJson(text: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (cause) {
     // No JSON text is all white space, so the empty check waits for a failure.
     if (isBlank(text)) throw new BadRequestError("the body of the request was empty");
@@ -128,6 +137,8 @@ export function parseJson(text: string): unknown {
       { cause },
     );
   }
+  assertBodyDepth(value, text.length);
+  return value;
 }
 
 /** `text.trim() === ""` without the copy: `\s` is the white space `trim` removes. */
@@ -135,13 +146,74 @@ function isBlank(text: string): boolean {
   return !/\S/.test(text);
 }
 
+/** Aliases one document may expand to, as the `yaml` library counts them (a billion laughs stops here). */
+const MAX_YAML_ALIAS_COUNT = 100;
+
+/**
+ * YAML to a JSON value. JSON (what kubectl sends as apply-patch+yaml) is read by
+ * JSON.parse, with the JSON depth limit. Other text is first tokenized by the
+ * `yaml` library's iterative Parser and refused if it nests too deep, because
+ * composing a document recurses — and a stack overflow there can take the
+ * process down, not just the request. Aliases must name an anchor set before
+ * them and not sit inside it.
+ */
 export function parseYaml(text: string): unknown {
   if (isBlank(text)) throw new BadRequestError("the body of the request was empty");
+  const json = jsonValue(text);
+  if (json !== NOT_JSON) {
+    assertBodyDepth(json, text.length);
+    return json;
+  }
+  assertYamlDepth(new Parser().parse(text));
   const doc = parseDocument(text, { uniqueKeys: true });
   if (doc.errors.length > 0) {
     throw new BadRequestError(`error converting YAML to JSON: ${doc.errors[0]!.message}`, {
       cause: doc.errors[0],
     });
   }
-  return doc.toJS({ maxAliasCount: 100 });
+  let value: unknown;
+  try {
+    checkAliases(doc);
+    value = doc.toJS({ maxAliasCount: MAX_YAML_ALIAS_COUNT });
+  } catch (cause) {
+    if (cause instanceof BadRequestError) throw cause;
+    // Only the input can make converting a parsed document fail (an alias bomb, a stack overflow).
+    throw new BadRequestError(`error converting YAML to JSON: ${(cause as Error).message}`, {
+      cause,
+    });
+  }
+  // Aliases can build depth (or, had one escaped the check, a cycle) the text does not show.
+  assertBodyDepth(value);
+  return value;
+}
+
+const NOT_JSON = Symbol("not JSON");
+
+/** The text as JSON when it is JSON (a YAML document that is JSON means the same). */
+function jsonValue(text: string): unknown {
+  const first = text.trimStart().charCodeAt(0);
+  // Only an object or array can be a body; anything else goes to the YAML parser.
+  if (first !== 0x7b && first !== 0x5b) return NOT_JSON;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+/** Refuses an alias with no anchor before it, or one inside the node its anchor names (a cycle). */
+function checkAliases(doc: Document): void {
+  visit(doc, {
+    Alias(_key, alias, path) {
+      const target = alias.resolve(doc);
+      if (!target)
+        throw new BadRequestError(
+          `error converting YAML to JSON: yaml: unknown anchor '${alias.source}' referenced`,
+        );
+      if (path.includes(target as Node))
+        throw new BadRequestError(
+          `error converting YAML to JSON: yaml: anchor '${alias.source}' value contains itself`,
+        );
+    },
+  });
 }

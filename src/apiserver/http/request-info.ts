@@ -1,7 +1,10 @@
 /**
  * Parses a request path into kube-apiserver's RequestInfo: API prefix, group,
- * version, namespace, resource, name, subresource and verb.
+ * version, namespace, resource, name, subresource and verb. The path comes
+ * decoded once (`decodePath`); a path with an empty segment is not a resource
+ * path, so `//` can never shift a name into the place of a resource.
  */
+import type { DecodedPath } from "./request-target.js";
 
 export interface RequestInfo {
   isResourceRequest: boolean;
@@ -29,10 +32,11 @@ const VERBS_BY_METHOD: Record<string, string> = {
 /** Undefined for non-resource paths such as `/api`, `/apis/g`, `/apis/g/v`, `/version`. */
 export function parseRequestInfo(
   method: string,
-  path: string,
+  decoded: DecodedPath,
   query: URLSearchParams,
 ): RequestInfo | undefined {
-  const parts = pathSegments(path);
+  const { path, segments: parts } = decoded;
+  if (parts.includes("")) return undefined;
   let at: number;
   let group: string;
   let version: string;
@@ -64,11 +68,10 @@ export function parseRequestInfo(
   // kube-apiserver: a Namespace object is "in" itself, so a RoleBinding there can grant access to it.
   if (resource === "namespaces" && namespace === undefined && name !== undefined) namespace = name;
   let verb = VERBS_BY_METHOD[method] ?? method.toLowerCase();
-  if (method === "GET" || method === "HEAD") {
-    const watch = query.get("watch");
-    if (watch === "true" || watch === "1") verb = "watch";
-    else if (name === undefined) verb = "list";
-  }
+  // As kube: only a GET of a collection can be a watch (a named GET ignores `watch`), and
+  // `watch` is a query boolean: anything but "0" or "false" (any case), even "", is true.
+  if ((method === "GET" || method === "HEAD") && name === undefined)
+    verb = queryFlag(query, "watch") ? "watch" : "list";
   if (method === "DELETE" && name === undefined) verb = "deletecollection";
   // Absent parts are left out (not set to undefined); keys in the order kube's struct has them.
   const info: RequestInfo =
@@ -80,14 +83,11 @@ export function parseRequestInfo(
   return info;
 }
 
-/** The non-empty segments of `path`, percent-decoded (a malformed escape throws URIError). */
-function pathSegments(path: string): string[] {
-  const parts = path.split("/");
-  let n = 0;
-  for (const p of parts) {
-    if (p === "") continue;
-    parts[n++] = p.includes("%") ? decodeURIComponent(p) : p;
-  }
-  parts.length = n;
-  return parts;
+/**
+ * A boolean query parameter as kube's `Convert_Slice_string_To_bool` reads it:
+ * absent, "0" and "false" (any case) are false; any other value, "" included, is true.
+ */
+export function queryFlag(query: URLSearchParams, name: string): boolean {
+  const v = query.get(name);
+  return v !== null && v !== "0" && v.toLowerCase() !== "false";
 }

@@ -1,66 +1,87 @@
 /**
- * Splits a request's target (`req.url`) into its path and query exactly as
- * `new URL(target, "https://hearth")` reads them (`pathname`, `searchParams`),
- * without building a URL for the common target: a path of plain characters with
- * no dot segments and a printable-ASCII query. Anything else (dot segments,
- * backslashes, characters the URL parser would escape or strip, a fragment,
- * `//`, absolute-form targets) goes through the URL parser.
+ * Splits a request's target (`req.url`) into its path and query the way Go's
+ * `url.ParseRequestURI` reads a request line for kube-apiserver: the path is
+ * taken as sent — never resolved (`.`/`..` stay segments, `//` stays an empty
+ * segment) and decoded exactly once, segment by segment, by `decodePath`.
+ * Origin form (`/p?q`), absolute form (`http://host/p?q`) and `*` are read;
+ * anything else is a 400, as Go's server answers.
  */
+import { BadRequestError } from "../../api/errors.js";
 
 export interface RequestTarget {
-  /** The URL's `pathname`, as the WHATWG parser gives it. */
+  /** The path as sent, still percent-encoded (`*` for the asterisk form). */
   pathname: string;
   query: URLSearchParams;
 }
 
-/** Characters the parser leaves as they are in a path: RFC 3986 unreserved, sub-delims, `:@/%`. */
-const PLAIN_PATH = new Uint8Array(128);
-for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/%")
-  PLAIN_PATH[c.charCodeAt(0)] = 1;
+export interface DecodedPath {
+  /** The path with each segment percent-decoded once and trailing slashes removed. */
+  path: string;
+  /**
+   * The segments after the leading `/`, each decoded once; an empty string for
+   * each empty segment (`//`), so an empty segment never shifts the others.
+   */
+  segments: string[];
+}
 
 const QUESTION = 0x3f;
-const HASH = 0x23;
 const SLASH = 0x2f;
 
 export function parseRequestTarget(target: string): RequestTarget {
-  const queryAt = plainQueryStart(target);
-  if (queryAt < 0) {
-    const url = new URL(target, "https://hearth");
-    return { pathname: url.pathname, query: url.searchParams };
+  let rest = target;
+  if (rest.charCodeAt(0) !== SLASH && rest !== "*") {
+    const authority = absoluteFormPathStart(rest);
+    if (authority < 0)
+      throw new BadRequestError(`invalid URI for request: ${JSON.stringify(target)}`);
+    rest = authority === rest.length ? "/" : rest.slice(authority);
+    if (rest.charCodeAt(0) === QUESTION) rest = `/${rest}`;
   }
-  if (queryAt === target.length) return { pathname: target, query: new URLSearchParams() };
+  const queryAt = rest.indexOf("?");
+  if (queryAt < 0) return { pathname: rest, query: new URLSearchParams() };
   return {
-    pathname: target.slice(0, queryAt),
-    query: new URLSearchParams(target.slice(queryAt + 1)),
+    pathname: rest.slice(0, queryAt),
+    // A string given to URLSearchParams loses one leading `?`: the query keeps any second one, as Go does.
+    query: new URLSearchParams(rest.slice(queryAt + 1).replace(/^\?/, "%3F")),
   };
 }
 
-/** Where the `?` of a plain target is (its length when it has no query); -1 when not plain. */
-function plainQueryStart(target: string): number {
-  if (target.charCodeAt(0) !== SLASH || target.charCodeAt(1) === SLASH) return -1;
-  let i = 0;
-  for (; i < target.length; i++) {
+/** Where the path of an absolute-form target (`http://host/p`) starts; -1 when the target is not one. */
+function absoluteFormPathStart(target: string): number {
+  const scheme = /^https?:\/\//i.exec(target);
+  if (!scheme) return -1;
+  const start = scheme[0].length;
+  for (let i = start; i < target.length; i++) {
     const c = target.charCodeAt(i);
-    if (c === QUESTION) break;
-    if (c >= 128 || PLAIN_PATH[c] === 0) return -1;
-    // `/.`, `/..`, `/%2e`… are dot segments the parser resolves.
-    if (c === SLASH && (target.charCodeAt(i + 1) === 0x2e || isEncodedDot(target, i + 1)))
-      return -1;
+    if (c === SLASH || c === QUESTION) return i;
   }
-  if (i === target.length) return i;
-  // URLSearchParams given a string drops one leading `?`; the URL parser keeps a second one.
-  if (target.charCodeAt(i + 1) === QUESTION) return -1;
-  for (let j = i + 1; j < target.length; j++) {
-    const c = target.charCodeAt(j);
-    if (c <= 0x20 || c >= 0x7f || c === HASH) return -1;
-  }
-  return i;
+  return target.length;
 }
 
-function isEncodedDot(target: string, at: number): boolean {
-  return (
-    target.charCodeAt(at) === 0x25 &&
-    target.charCodeAt(at + 1) === 0x32 &&
-    (target.charCodeAt(at + 2) | 0x20) === 0x65
-  );
+/**
+ * Decodes the path once, segment by segment; a malformed escape (`%zz`) or one
+ * that is not UTF-8 (`%e0%a4`) is a 400 BadRequest, as Go's server refuses a
+ * request line it cannot unescape.
+ */
+export function decodePath(pathname: string): DecodedPath {
+  let end = pathname.length;
+  while (end > 1 && pathname.charCodeAt(end - 1) === SLASH) end--;
+  const trimmed = end === pathname.length ? pathname : pathname.slice(0, end);
+  if (trimmed === "/" || trimmed.charCodeAt(0) !== SLASH) return { path: trimmed, segments: [] };
+  const segments = trimmed.slice(1).split("/");
+  if (!trimmed.includes("%")) return { path: trimmed, segments };
+  for (let i = 0; i < segments.length; i++) {
+    const s = segments[i]!;
+    if (s.includes("%")) segments[i] = decodeSegment(s);
+  }
+  return { path: `/${segments.join("/")}`, segments };
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch (cause) {
+    throw new BadRequestError(`invalid URL escape in path segment ${JSON.stringify(segment)}`, {
+      cause,
+    });
+  }
 }

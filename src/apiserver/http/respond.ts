@@ -31,19 +31,31 @@ export function sendError(res: ServerResponse, err: unknown): void {
     res.destroy();
     return;
   }
-  sendJson(res, apiError.code, apiError.toStatus());
+  // As kube-apiserver's ErrorNegotiated: a Status that says when to retry says it in Retry-After too.
+  const retry = apiError.details.retryAfterSeconds;
+  sendJson(
+    res,
+    apiError.code,
+    apiError.toStatus(),
+    retry !== undefined && retry > 0 ? { "Retry-After": String(retry) } : {},
+  );
 }
 
 export type Rendering = "object" | "table";
 
-/** Reads Accept: a Table when the client asks for `as=Table;g=meta.k8s.io` first. */
-export function negotiate(req: IncomingMessage): {
+/**
+ * Reads Accept: a Table when the client asks for `as=Table;g=meta.k8s.io` first.
+ * `query` is the request's parsed query (the router's, never a re-parse of `req.url`).
+ */
+export function negotiate(
+  req: IncomingMessage,
+  query: URLSearchParams,
+): {
   rendering: Rendering;
   includeObject: "None" | "Metadata" | "Object";
 } {
   const accept = req.headers.accept ?? "";
-  const url = new URL(req.url ?? "/", "http://x");
-  const includeParam = url.searchParams.get("includeObject");
+  const includeParam = query.get("includeObject");
   const includeObject =
     includeParam === "None" || includeParam === "Object" ? includeParam : "Metadata";
   if (accept === "") return { rendering: "object", includeObject };

@@ -21,16 +21,23 @@ import {
   KeyNotFoundError,
   RevisionMismatchError,
 } from "../../storage/errors.js";
+import { assertEncodedDepth } from "../http/body-depth.js";
 import type { ResourceType } from "../resources/resource-type.js";
 import { decodeContinue, encodeContinue } from "./continue-token.js";
 import { listPrefix, objectKey } from "./keys.js";
+import { waitForRevision } from "./revision-wait.js";
 
 export interface ListQuery {
   namespace?: string;
   limit?: number;
   continue?: string;
-  /** `resourceVersion` of the request: "" / "0" → current. */
-  resourceVersion?: string;
+  /**
+   * `resourceVersion` of the request: absent or 0 → current. Otherwise the list is
+   * not older than it (waiting for it as `waitForRevision` does), and read exactly
+   * at it when paging (`limit`) or when `resourceVersionMatch` is "Exact".
+   */
+  resourceVersion?: number;
+  resourceVersionMatch?: "Exact" | "NotOlderThan";
   /** Kept items; absent keeps all. */
   filter?: (obj: KubeObject) => boolean;
 }
@@ -101,6 +108,13 @@ export function encodeAs(t: Pick<ResourceType, "storage">, obj: KubeObject): str
   return encodeObject(t.storage ? t.storage.toStorage(obj) : obj);
 }
 
+/** The stored form of an object being written, refused (400) if it nests past the body limit. */
+function encodeForWrite(t: Pick<ResourceType, "storage">, obj: KubeObject): string {
+  const text = encodeAs(t, obj);
+  assertEncodedDepth(text);
+  return text;
+}
+
 export function tooOldMessage(requested: number, compacted: number): string {
   return `too old resource version: ${requested} (${compacted})`;
 }
@@ -108,7 +122,17 @@ export function tooOldMessage(requested: number, compacted: number): string {
 export class ObjectStore {
   constructor(readonly backend: Backend) {}
 
-  async get(t: ResourceType, namespace: string | undefined, name: string): Promise<KubeObject> {
+  /**
+   * The object as it is now; with `minRevision`, once the server has reached that
+   * revision (504 TooLargeResourceVersion if it does not within the wait).
+   */
+  async get(
+    t: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    minRevision = 0,
+  ): Promise<KubeObject> {
+    if (minRevision > 0) await waitForRevision(this.backend, minRevision);
     const kv = await this.backend.get(objectKey(storedResource(t), namespace, name));
     if (!kv) throw new NotFoundError({ group: t.group, resource: t.plural, name });
     return decodeAs(t, kv);
@@ -128,7 +152,7 @@ export class ObjectStore {
     try {
       const kv = await this.backend.create(
         objectKey(storedResource(t), obj.metadata.namespace, name),
-        encodeAs(t, obj),
+        encodeForWrite(t, obj),
       );
       return decodeAs(t, kv);
     } catch (e) {
@@ -144,7 +168,7 @@ export class ObjectStore {
     try {
       const kv = await this.backend.update(
         objectKey(storedResource(t), obj.metadata.namespace, name),
-        encodeAs(t, obj),
+        encodeForWrite(t, obj),
         expectedRevision,
       );
       return decodeAs(t, kv);
@@ -213,9 +237,16 @@ export class ObjectStore {
       const point = decodeContinue(q.continue, prefix);
       after = point.after;
       revision = point.revision;
-    } else if (q.resourceVersion && q.resourceVersion !== "0" && q.limit) {
-      revision = Number(q.resourceVersion);
+    } else if (
+      q.resourceVersion &&
+      (q.resourceVersionMatch === "Exact" || (q.resourceVersionMatch === undefined && q.limit))
+    ) {
+      // kube: "Exact", or the legacy paged read at the given revision.
+      revision = q.resourceVersion;
     }
+    // A revision the backend has not reached (a future resourceVersion, a forged token) is waited for.
+    const minimum = Math.max(revision, q.resourceVersion ?? 0);
+    if (minimum > 0) await waitForRevision(this.backend, minimum);
     const limit = q.limit && q.limit > 0 ? q.limit : 0;
     let kept = 0;
     try {
