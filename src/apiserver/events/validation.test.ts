@@ -51,6 +51,8 @@ describe("legacyEventErrors", () => {
       [
         "reportingComponent: Required value",
         'reportingComponent: Invalid value: "": name part must be non-empty',
+        // IsQualifiedName checks the pattern even of an empty name part, as kube does.
+        `reportingComponent: Invalid value: "": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
         "action: Required value",
         'reason: Invalid value: "": can have at most 128 characters',
       ],
