@@ -11,14 +11,7 @@ import { after, before, describe, it } from "node:test";
 import YAML from "yaml";
 import { REPO_ROOT } from "../support/hearth-process.js";
 import { type InProcessServer, startInProcess } from "../support/in-process.js";
-
-interface StatusBody {
-  kind: string;
-  reason: string;
-  message: string;
-  code: number;
-  details?: { causes?: { field?: string; reason?: string }[] };
-}
+import { expectRefused, type Refusal, type StatusBody } from "../support/refusal.js";
 
 const CM_PATH = "/api/v1/namespaces/default/configmaps";
 const CT_PATH = "/apis/stable.example.com/v1/namespaces/default/crontabs";
@@ -41,25 +34,19 @@ describe("bad input", () => {
   });
 
   /** Sends a bad request and checks the Status, that the server answers, and that no revision was written. */
-  async function refused(
+  function refused(
     method: string,
     path: string,
     body: string | Buffer | undefined,
-    expect: { code: number; reason: string; message?: RegExp },
+    expect: Refusal,
     headers: Record<string, string> = {},
   ): Promise<StatusBody> {
-    const before = await s.backend.currentRevision();
-    const r = await s.request(method, path, body, headers);
-    const status = r.body as StatusBody;
-    assert.equal(r.status, expect.code, r.text);
-    assert.equal(status.kind, "Status", r.text);
-    assert.equal(status.code, expect.code);
-    assert.equal(status.reason, expect.reason, r.text);
-    if (expect.message) assert.match(status.message, expect.message);
-    assert.equal(await s.backend.currentRevision(), before, "a refused request must write nothing");
-    const health = await s.request("GET", "/healthz");
-    assert.equal(health.status, 200);
-    return status;
+    return expectRefused(
+      s,
+      `${method} ${path}`,
+      () => s.request(method, path, body, headers),
+      expect,
+    );
   }
 
   it("refuses malformed JSON and YAML", async () => {

@@ -9,14 +9,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { type InProcessServer, startInProcess } from "../support/in-process.js";
-
-interface StatusBody {
-  kind: string;
-  reason: string;
-  message: string;
-  code: number;
-  details?: { kind?: string; group?: string; causes?: { field?: string; reason?: string }[] };
-}
+import { expectRefused, type Refusal, type StatusBody } from "../support/refusal.js";
 
 interface Obj {
   metadata: { name: string; uid: string; resourceVersion: string; [k: string]: unknown };
@@ -91,27 +84,24 @@ describe("door: options of the writing verbs", () => {
     await s?.stop();
   });
 
-  /** Sends a bad request; checks the Status, that no revision was written and the sentinels remain. */
+  /** Sends a bad request; checks the Status, that nothing was written and that the sentinels remain. */
   async function refused(
     method: string,
     path: string,
     body: string | undefined,
-    expect: { code: number; reason: string; message?: RegExp | string; field?: string },
+    expect: Refusal,
     headers: Record<string, string> = {},
   ): Promise<StatusBody> {
-    const before = await s.backend.currentRevision();
-    const r = await s.request(method, path, body, headers);
-    const status = r.body as StatusBody;
-    assert.equal(r.status, expect.code, `${method} ${path}: ${r.text}`);
-    assert.equal(status.kind, "Status", r.text);
-    assert.equal(status.reason, expect.reason, r.text);
-    if (typeof expect.message === "string") assert.equal(status.message, expect.message);
-    else if (expect.message) assert.match(status.message, expect.message);
-    if (expect.field) assert.equal(status.details?.causes?.[0]?.field, expect.field, r.text);
-    assert.equal(await s.backend.currentRevision(), before, `${method} ${path} wrote`);
+    const what = `${method} ${path}`;
+    const status = await expectRefused(
+      s,
+      what,
+      () => s.request(method, path, body, headers),
+      expect,
+    );
     for (const p of SENTINELS) {
       const got = await s.request("GET", p);
-      assert.equal(got.status, 200, `${p} is gone after ${method} ${path}`);
+      assert.equal(got.status, 200, `${p} is gone after ${what}`);
     }
     return status;
   }

@@ -7,14 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { type InProcessServer, startInProcess } from "../support/in-process.js";
-
-interface StatusBody {
-  kind: string;
-  reason: string;
-  message: string;
-  code: number;
-  details?: { causes?: { field?: string; reason?: string; message?: string }[] };
-}
+import { expectRefused, type Refusal, type StatusBody } from "../support/refusal.js";
 
 const CM = "/api/v1/namespaces/default/configmaps";
 const SECRETS = "/api/v1/namespaces/default/secrets";
@@ -35,29 +28,20 @@ describe("kinds validation", () => {
   });
 
   /** Sends a request that must be refused; checks the Status and that nothing was written. */
-  async function refused(
+  function refused(
     method: string,
     path: string,
     body: unknown,
-    expect: { code: number; reason: string; message?: RegExp; fields?: string[] },
+    expect: Refusal,
     headers: Record<string, string> = {},
   ): Promise<StatusBody> {
-    const before = await s.backend.currentRevision();
     const text = typeof body === "string" ? body : JSON.stringify(body);
-    const r = await s.request(method, path, text, headers);
-    const status = r.body as StatusBody;
-    assert.equal(r.status, expect.code, r.text);
-    assert.equal(status.kind, "Status", r.text);
-    assert.equal(status.reason, expect.reason, r.text);
-    if (expect.message) assert.match(status.message, expect.message);
-    if (expect.fields)
-      assert.deepEqual(
-        (status.details?.causes ?? []).map((c) => c.field),
-        expect.fields,
-        r.text,
-      );
-    assert.equal(await s.backend.currentRevision(), before, "a refused request must write nothing");
-    return status;
+    return expectRefused(
+      s,
+      `${method} ${path}`,
+      () => s.request(method, path, text, headers),
+      expect,
+    );
   }
 
   async function ok(method: string, path: string, body: unknown, headers = {}): Promise<unknown> {

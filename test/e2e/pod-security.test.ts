@@ -16,14 +16,7 @@ import { createHttpClient, type HttpClient } from "../../src/client/index.js";
 import { NodeLifecycleController } from "../../src/controllers/index.js";
 import { waitFor } from "../support/hearth-process.js";
 import { type InProcessServer, startInProcess } from "../support/in-process.js";
-
-interface StatusBody {
-  kind: string;
-  reason: string;
-  message: string;
-  code: number;
-  details?: { causes?: { field?: string; reason?: string }[] };
-}
+import { expectRefused, type Refusal, type StatusBody } from "../support/refusal.js";
 
 const ENFORCE = "pod-security.kubernetes.io/enforce";
 const WARN = "pod-security.kubernetes.io/warn";
@@ -77,23 +70,19 @@ describe("pods at the door", () => {
   });
 
   /** Sends a bad request; checks the Status, that the server is up, and that nothing was written. */
-  async function refused(
+  function refused(
     method: string,
     path: string,
     body: string,
-    expect: { code: number; reason: string; message?: string | RegExp },
+    expect: Refusal,
     headers: Record<string, string> = {},
   ): Promise<StatusBody> {
-    const before = await s.backend.currentRevision();
-    const r = await s.request(method, path, body, headers);
-    const status = r.body as StatusBody;
-    assert.equal(r.status, expect.code, r.text);
-    assert.equal(status.reason, expect.reason, r.text);
-    if (typeof expect.message === "string") assert.equal(status.message, expect.message);
-    else if (expect.message) assert.match(status.message, expect.message);
-    assert.equal(await s.backend.currentRevision(), before, "a refused request must write nothing");
-    assert.equal((await s.request("GET", "/healthz")).status, 200);
-    return status;
+    return expectRefused(
+      s,
+      `${method} ${path}`,
+      () => s.request(method, path, body, headers),
+      expect,
+    );
   }
 
   describe("Pod Security admission", () => {

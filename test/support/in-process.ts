@@ -21,6 +21,8 @@ export interface InProcessServer {
     body?: string | Buffer,
     headers?: Record<string, string>,
   ): Promise<{ status: number; body: unknown; text: string; headers: Headers }>;
+  /** The status of `/healthz`. */
+  health(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -56,6 +58,9 @@ export async function startInProcess(
         // not JSON: keep the text
       }
       return { status: res.status, body: parsed, text, headers: res.headers };
+    },
+    async health() {
+      return (await fetch(`${url}/healthz`)).status;
     },
     async stop() {
       controller.abort();
