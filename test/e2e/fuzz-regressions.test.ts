@@ -4,7 +4,15 @@
  * - a CRD whose schema holds null or a string where a schema belongs
  *   (`properties: {size: null}`) crashed the rule walk with a TypeError;
  * - a SubjectAccessReview with `spec.groups` of the wrong type crashed the
- *   authorizer (`attrs.user.groups is not iterable`).
+ *   authorizer (`attrs.user.groups is not iterable`);
+ * - a warning naming an unknown field in a non-Latin-1 script made Node refuse
+ *   the Warning header after the write (500, written); many unknown fields made
+ *   the header outgrow what a client reads (kube caps warnings at 4096 runes);
+ * - deletecollection on a namespaced kind's all-namespaces path deleted in every
+ *   namespace (kube: 405, the route is not registered); a strategic merge patch
+ *   on a custom resource was applied as a merge patch (kube: 415); a PUT with
+ *   Content-Type application/apply-patch+yaml was taken as YAML (kube: 415);
+ *   pod log options `tailLines=1e100` or beyond int64 were taken (kube: 400).
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -125,5 +133,124 @@ describe("fuzz regressions", () => {
     );
     assert.equal(r.status, 201, r.text);
     assert.equal((r.body as { status: { allowed: boolean } }).status.allowed, true);
+  });
+
+  it("sends warnings in any script as UTF-8 and writes as kube does (201, not 500 after the write)", async () => {
+    const body = JSON.stringify({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "warned-utf8" },
+      "😀İ\u202eevil": ["x"],
+    });
+    const r = await s.request("POST", "/api/v1/namespaces/default/configmaps", body);
+    assert.equal(r.status, 201, r.text);
+    const warning = Buffer.from(r.headers.get("warning") ?? "", "latin1").toString("utf8");
+    assert.equal(warning, '299 - "unknown field \\"😀İ\u202eevil\\""');
+  });
+
+  it("caps warnings at 4096 runes as kube's recorder does", async () => {
+    const data: Record<string, unknown> = {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "warned-many" },
+    };
+    for (let i = 0; i < 2000; i++) data[`unknown-field-${"x".repeat(20)}-${i}`] = i;
+    const r = await s.request(
+      "POST",
+      "/api/v1/namespaces/default/configmaps",
+      JSON.stringify(data),
+    );
+    assert.equal(r.status, 201, r.text);
+    const warning = r.headers.get("warning") ?? "";
+    assert.ok(warning.length > 0 && warning.length < 4096 + 2000 * 12, `${warning.length}`);
+  });
+
+  it("refuses deletecollection across all namespaces (405) and deletes nothing", async () => {
+    const cm = JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "kept" } });
+    assert.equal(
+      (await s.request("POST", "/api/v1/namespaces/default/configmaps", cm)).status,
+      201,
+    );
+    await refused("DELETE", "/api/v1/configmaps", "", 405);
+    await refused("DELETE", "/api/v1/configmaps?labelSelector=app%3Dx", "", 405);
+    const kept = await s.request("GET", "/api/v1/namespaces/default/configmaps/kept");
+    assert.equal(kept.status, 200);
+  });
+
+  it("refuses a strategic merge patch on a custom resource (415) and writes nothing", async () => {
+    const crdBody = JSON.parse(crd({ color: { type: "string" } })) as Record<string, unknown>;
+    const created = await s.request("POST", CRDS, JSON.stringify(crdBody));
+    assert.equal(created.status, 201, created.text);
+    const gadgets = "/apis/fuzz.hearth.io/v1/namespaces/default/gadgets";
+    const gadget = JSON.stringify({
+      apiVersion: "fuzz.hearth.io/v1",
+      kind: "Gadget",
+      metadata: { name: "g" },
+      spec: { color: "red" },
+    });
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const r = await s.request("POST", gadgets, gadget);
+      if (r.status === 201) break;
+      assert.ok(Date.now() < deadline, `gadget not created: ${r.text}`);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const rev = await s.backend.currentRevision();
+    const r = await s.request("PATCH", `${gadgets}/g`, '{"spec":{"color":"blue"}}', {
+      "Content-Type": "application/strategic-merge-patch+json",
+    });
+    assert.equal(r.status, 415, r.text);
+    assert.equal((r.body as { reason: string }).reason, "UnsupportedMediaType");
+    assert.equal(
+      (r.body as { message: string }).message,
+      "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml",
+    );
+    assert.equal(await s.backend.currentRevision(), rev, "a refused request writes nothing");
+    const merged = await s.request("PATCH", `${gadgets}/g`, '{"spec":{"color":"blue"}}', {
+      "Content-Type": "application/merge-patch+json",
+    });
+    assert.equal(merged.status, 200, merged.text);
+  });
+
+  it("refuses a PUT or POST with Content-Type application/apply-patch+yaml (415)", async () => {
+    const cm = JSON.stringify({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "kept" },
+      data: { a: "changed" },
+    });
+    const headers = { "Content-Type": "application/apply-patch+yaml" };
+    for (const [method, path] of [
+      ["PUT", "/api/v1/namespaces/default/configmaps/kept"],
+      ["POST", "/api/v1/namespaces/default/configmaps"],
+    ] as const) {
+      const rev = await s.backend.currentRevision();
+      const r = await s.request(method, path, cm, headers);
+      assert.equal(r.status, 415, r.text);
+      assert.equal((r.body as { reason: string }).reason, "UnsupportedMediaType");
+      assert.equal(await s.backend.currentRevision(), rev, "a refused request writes nothing");
+    }
+  });
+
+  it("refuses pod log options that are no int64 (400, as kube's parameter codec)", async () => {
+    const pod = JSON.stringify({
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "logged" },
+      spec: { containers: [{ name: "main", image: "busybox" }] },
+    });
+    const created = await s.request("POST", "/api/v1/namespaces/default/pods", pod);
+    assert.equal(created.status, 201, created.text);
+    const log = "/api/v1/namespaces/default/pods/logged/log";
+    for (const [q, why] of [
+      ["tailLines=1e100", 'strconv.ParseInt: parsing "1e100": invalid syntax'],
+      ["sinceSeconds=9223372036854775808", "value out of range"],
+      ["limitBytes=1.5", "invalid syntax"],
+    ] as const) {
+      const r = await s.request("GET", `${log}?${q}`);
+      assert.equal(r.status, 400, `${q}: ${r.text}`);
+      assert.ok((r.body as { message: string }).message.includes(why), r.text);
+    }
+    assert.equal((await s.request("GET", `${log}?tailLines=5`)).status, 200);
   });
 });
