@@ -177,6 +177,22 @@ describe("fuzz regressions", () => {
     assert.equal(kept.status, 200);
   });
 
+  it("refuses deletecollection with list options that do not parse (400) and deletes nothing", async () => {
+    const cm = JSON.stringify({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "kept-2" },
+    });
+    assert.equal(
+      (await s.request("POST", "/api/v1/namespaces/default/configmaps", cm)).status,
+      201,
+    );
+    for (const q of ["limit=abc", "limit=1e100", "timeoutSeconds=NaN", "timeoutSeconds=abc"])
+      await refused("DELETE", `/api/v1/namespaces/default/configmaps?${q}`, "", 400);
+    const kept = await s.request("GET", "/api/v1/namespaces/default/configmaps/kept-2");
+    assert.equal(kept.status, 200);
+  });
+
   it("refuses a strategic merge patch on a custom resource (415) and writes nothing", async () => {
     const crdBody = JSON.parse(crd({ color: { type: "string" } })) as Record<string, unknown>;
     const created = await s.request("POST", CRDS, JSON.stringify(crdBody));
