@@ -1,10 +1,12 @@
 /**
  * Crashes the fuzz suite found, each pinned as the request that found it:
- * the answer kube gives (never a 500) and nothing written.
+ * the answer kube gives (never a 500 kube does not give) and nothing written.
  * - a CRD whose schema holds null or a string where a schema belongs
  *   (`properties: {size: null}`) crashed the rule walk with a TypeError;
  * - a SubjectAccessReview with `spec.groups` of the wrong type crashed the
  *   authorizer (`attrs.user.groups is not iterable`);
+ * - a pod log on a node without an address was a 503 (kube: a 500 of reason
+ *   Unknown, from GetConnectionInfo);
  * - a warning naming an unknown field in a non-Latin-1 script made Node refuse
  *   the Warning header after the write (500, written); many unknown fields made
  *   the header outgrow what a client reads (kube caps warnings at 4096 runes);
@@ -268,5 +270,91 @@ describe("fuzz regressions", () => {
       assert.ok((r.body as { message: string }).message.includes(why), r.text);
     }
     assert.equal((await s.request("GET", `${log}?tailLines=5`)).status, 200);
+  });
+
+  it("answers a pod log on a node without an address as kube does (500 Unknown, not 503)", async () => {
+    const node = JSON.stringify({ apiVersion: "v1", kind: "Node", metadata: { name: "bare" } });
+    assert.equal((await s.request("POST", "/api/v1/nodes", node)).status, 201);
+    const pod = JSON.stringify({
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "on-bare" },
+      spec: { nodeName: "bare", containers: [{ name: "main", image: "busybox" }] },
+    });
+    assert.equal((await s.request("POST", "/api/v1/namespaces/default/pods", pod)).status, 201);
+    const r = await s.request("GET", "/api/v1/namespaces/default/pods/on-bare/log");
+    assert.equal(r.status, 500, r.text);
+    const status = r.body as { reason: string; message: string };
+    assert.equal(status.reason, "Unknown");
+    assert.equal(status.message, "no preferred addresses found; known addresses: []");
+  });
+
+  it("refuses a patch that nulls a CronJob's or Job's spec (422), never a 500", async () => {
+    const template = {
+      spec: { restartPolicy: "Never", containers: [{ name: "main", image: "busybox" }] },
+    };
+    const cronJob = JSON.stringify({
+      apiVersion: "batch/v1",
+      kind: "CronJob",
+      metadata: { name: "nightly" },
+      spec: { schedule: "0 0 * * *", jobTemplate: { spec: { template } } },
+    });
+    const job = JSON.stringify({
+      apiVersion: "batch/v1",
+      kind: "Job",
+      metadata: { name: "once" },
+      spec: { template },
+    });
+    const cj = await s.request("POST", "/apis/batch/v1/namespaces/default/cronjobs", cronJob);
+    assert.equal(cj.status, 201, cj.text);
+    const j = await s.request("POST", "/apis/batch/v1/namespaces/default/jobs", job);
+    assert.equal(j.status, 201, j.text);
+    const merge = { "Content-Type": "application/merge-patch+json" };
+    for (const path of [
+      "/apis/batch/v1/namespaces/default/cronjobs/nightly",
+      "/apis/batch/v1/namespaces/default/jobs/once",
+    ]) {
+      const rev = await s.backend.currentRevision();
+      const r = await s.request("PATCH", path, '{"spec":null}', merge);
+      assert.equal(r.status, 422, r.text);
+      assert.equal(await s.backend.currentRevision(), rev, "a refused request writes nothing");
+    }
+  });
+
+  it("checks the options of a scale patch (fieldValidation Bogus is a 422)", async () => {
+    const def = JSON.parse(crd({ replicas: { type: "integer" } })) as {
+      metadata: { name: string };
+      spec: { names: Record<string, string>; versions: Record<string, unknown>[] };
+    };
+    def.metadata.name = "scalers.fuzz.hearth.io";
+    def.spec.names = { plural: "scalers", singular: "scaler", kind: "Scaler" };
+    def.spec.versions[0]!.subresources = {
+      scale: { specReplicasPath: ".spec.replicas", statusReplicasPath: ".status.replicas" },
+    };
+    assert.equal((await s.request("POST", CRDS, JSON.stringify(def))).status, 201);
+    const scalers = "/apis/fuzz.hearth.io/v1/namespaces/default/scalers";
+    const scaler = JSON.stringify({
+      apiVersion: "fuzz.hearth.io/v1",
+      kind: "Scaler",
+      metadata: { name: "sc" },
+      spec: { replicas: 1 },
+    });
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const r = await s.request("POST", scalers, scaler);
+      if (r.status === 201) break;
+      assert.ok(Date.now() < deadline, `scaler not created: ${r.text}`);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const merge = { "Content-Type": "application/merge-patch+json" };
+    const body = '{"spec":{"replicas":3}}';
+    for (const q of ["fieldValidation=Bogus", "dryRun=Bogus", `fieldManager=${"x".repeat(129)}`]) {
+      const rev = await s.backend.currentRevision();
+      const r = await s.request("PATCH", `${scalers}/sc/scale?${q}`, body, merge);
+      assert.equal(r.status, 422, `${q}: ${r.text}`);
+      assert.equal(await s.backend.currentRevision(), rev, "a refused request writes nothing");
+    }
+    const ok = await s.request("PATCH", `${scalers}/sc/scale`, body, merge);
+    assert.equal(ok.status, 200, ok.text);
   });
 });

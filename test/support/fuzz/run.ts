@@ -118,7 +118,9 @@ export async function runFuzz(opts: RunOptions): Promise<RunResult> {
 /** Whether `answer` is the 5xx kube itself gives `req`: its status and its message. */
 function kubeAnswers5xx(req: FuzzRequest, answer: Answer): boolean {
   const kube = req.kube5xx;
-  return kube !== undefined && answer.status === kube.status && kube.message.test(answer.text);
+  if (kube === undefined || answer.status !== kube.status) return false;
+  // An answer to HEAD has no body to carry the message.
+  return req.method === "HEAD" ? answer.text === "" : kube.message.test(answer.text);
 }
 
 const CLUSTER_ROLES = "/registry/rbac.authorization.k8s.io/clusterroles/";
