@@ -216,6 +216,12 @@ async function dispatch(ctx: RequestContext): Promise<void> {
     case "delete":
       return handleDelete(ctx);
     case "deletecollection":
+      // kube registers only LIST and WATCH on a namespaced kind's all-namespaces
+      // path (endpoints/installer.go): a DELETE there matches no route, a 405.
+      if (ctx.type.namespaced && ctx.info.namespace === undefined)
+        throw new MethodNotAllowedError(
+          `the server does not allow this method on the requested resource`,
+        );
       return handleDeleteCollection(ctx);
     default:
       throw new MethodNotAllowedError(

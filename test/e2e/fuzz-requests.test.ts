@@ -18,6 +18,7 @@
  *
  * Run one seed:        HEARTH_FUZZ_SEED=7 node --test dist/test/e2e/fuzz-requests.test.js
  * More requests:       HEARTH_FUZZ_COUNT=20000 (default 2000 per seed; CI runs seeds 1–5)
+ * Every violation:     HEARTH_FUZZ_SHOW=1000 (default: 2 printed per class)
  * Reproduce a failure: each failure prints the seed, the request's index, method,
  * target, headers, body and the answer. The same seed replays the same requests
  * on a fresh server (a sentinel is re-created only after a request that
@@ -36,8 +37,8 @@ const SEEDS = process.env.HEARTH_FUZZ_SEED
   ? [Number(process.env.HEARTH_FUZZ_SEED)]
   : [1, 2, 3, 4, 5];
 const COUNT = Number(process.env.HEARTH_FUZZ_COUNT ?? 2000);
-/** Violations printed in full per class; the rest are counted. */
-const SHOWN_PER_CLASS = 2;
+/** Violations printed in full per class (HEARTH_FUZZ_SHOW to see more); the rest are counted. */
+const SHOWN_PER_CLASS = Number(process.env.HEARTH_FUZZ_SHOW ?? 2);
 
 /** A full GC, so RSS is measured on live memory (node:test cannot pass --expose-gc per file). */
 function collect(): void {

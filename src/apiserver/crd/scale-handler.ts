@@ -17,6 +17,7 @@ import {
 import { isObject, type KubeObject } from "../../api/types.js";
 import { admitUpdate } from "../handlers/admit.js";
 import { type RequestContext, warningHeaders } from "../handlers/context.js";
+import { checkWriteOptions } from "../handlers/request-options.js";
 import { persistUpdate } from "../handlers/write.js";
 import { decodeBody, parseJson, readBody, readBodyBytes } from "../http/body.js";
 import { sendJson } from "../http/respond.js";
@@ -48,7 +49,9 @@ export function scaleHandler(paths: ScaleSubresource): (ctx: RequestContext) => 
 }
 
 async function updateScale(ctx: RequestContext, paths: ScaleSubresource): Promise<void> {
-  const body = decodeBody(await readBodyBytes(ctx.req), ctx.req.headers["content-type"]);
+  const bytes = await readBodyBytes(ctx.req);
+  checkWriteOptions(ctx.query, "UpdateOptions");
+  const body = decodeBody(bytes, ctx.req.headers["content-type"]);
   if (!isObject(body))
     throw new BadRequestError("the body of a scale update must be a Scale object");
   const old = await ctx.server.store.get(ctx.type, ctx.info.namespace, ctx.info.name!);
@@ -65,7 +68,10 @@ async function patchScale(ctx: RequestContext, paths: ScaleSubresource): Promise
       "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json",
     );
   }
-  const patch = parseJson(await readBody(ctx.req));
+  const text = await readBody(ctx.req);
+  // kube's PatchResource checks PatchOptions for every patch, the scale subresource's too.
+  checkWriteOptions(ctx.query, "PatchOptions", type);
+  const patch = parseJson(text);
   for (let attempt = 1; ; attempt++) {
     const old = await ctx.server.store.get(ctx.type, ctx.info.namespace, ctx.info.name!);
     const current = scaleOf(old, paths);

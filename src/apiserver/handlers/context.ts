@@ -11,6 +11,7 @@ import type { AdmissionChain, AdmissionOperation } from "../admission/types.js";
 import type { ServiceAccountTokens } from "../auth/service-account-tokens.js";
 import type { Authorizer, UserInfo } from "../auth/types.js";
 import type { RequestInfo } from "../http/request-info.js";
+import { warningHeaderValues } from "../http/warning-header.js";
 import type { ResourceRegistry } from "../resources/registry.js";
 import type { ResourceType } from "../resources/resource-type.js";
 import type { ObjectStore } from "../store/object-store.js";
@@ -45,9 +46,10 @@ export interface RequestContext {
   warnings: string[];
 }
 
-export function warningHeaders(ctx: RequestContext): Record<string, string> {
-  if (ctx.warnings.length === 0) return {};
-  return { Warning: ctx.warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(", ") };
+/** The request's warnings as kube's recorder sends them (deduplicated, sanitized, size-capped). */
+export function warningHeaders(ctx: RequestContext): Record<string, string[]> {
+  const values = warningHeaderValues(ctx.warnings);
+  return values.length === 0 ? {} : { Warning: values };
 }
 
 /** `fieldValidation`: Strict, Warn (the default) or Ignore. */

@@ -21,6 +21,7 @@ import {
 } from "./delete-options.js";
 import { selectorFilter } from "./filter.js";
 import { type GracefulPlan, gracefulPlan } from "./graceful-delete.js";
+import { parseListOptions } from "./list-options.js";
 
 export const ORPHAN_FINALIZER = "orphan";
 export const FOREGROUND_FINALIZER = "foregroundDeletion";
@@ -154,8 +155,13 @@ export async function handleDelete(ctx: RequestContext): Promise<void> {
   sendJson(ctx.res, 200, result);
 }
 
-/** Selectors first, then DeleteOptions, as kube-apiserver: a refusal comes before the list. */
+/**
+ * ListOptions (kube's DeleteCollection decodes and validates them from the query:
+ * `limit=abc` or `timeoutSeconds=NaN` is a 400), selectors, then DeleteOptions,
+ * as kube-apiserver: a refusal comes before the list.
+ */
 export async function handleDeleteCollection(ctx: RequestContext): Promise<void> {
+  parseListOptions(ctx.query, false);
   const filter = selectorFilter(ctx.type, ctx.query);
   const opts = await readDeleteOptions(ctx);
   const page = await ctx.server.store.list(ctx.type, { namespace: ctx.info.namespace, filter });

@@ -1,6 +1,6 @@
 /**
- * PATCH: JSON patch, merge patch, strategic merge patch (built-in kinds; custom
- * kinds get merge semantics, as client-node sends SMP by default) and server-side
+ * PATCH: JSON patch, merge patch, strategic merge patch (built-in kinds only: a
+ * custom kind has no patch strategy, so kube answers 415 for it) and server-side
  * apply, which creates the object when absent. A patch is applied to the current
  * state and stored at its revision; a concurrent write makes it retry.
  */
@@ -37,7 +37,8 @@ export async function handlePatch(ctx: RequestContext): Promise<void> {
   const t = ctx.type;
   const contentType = ctx.req.headers["content-type"];
   const type = decodePatchType(contentType ?? "");
-  if (!type) {
+  // kube's PatchResource checks the type against the kind's supported ones first.
+  if (!type || (type === "strategic" && !t.strategicMergePatch)) {
     throw new ApiError(
       415,
       "UnsupportedMediaType",
@@ -149,9 +150,7 @@ async function patchExisting(
       next = applyMergePatch(old, patch);
       break;
     case "strategic":
-      next = t.strategicMergePatch
-        ? applyStrategicMergePatch(old, patch, t.schema)
-        : applyMergePatch(old, patch);
+      next = applyStrategicMergePatch(old, patch, t.schema);
       break;
     default:
       next = applyConfiguration(ctx, old, checkEnvelope(ctx, structuredClone(patch)));

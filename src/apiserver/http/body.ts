@@ -119,8 +119,9 @@ export function decodeBody(bytes: Buffer, contentType: string | undefined): unkn
   }
   const text = bytes.toString("utf8");
   if (type === "" || type === "application/json" || type === "*/*") return parseJson(text);
-  if (type === "application/yaml" || type === "application/apply-patch+yaml")
-    return parseYaml(text);
+  // Only the serializers' media types: apply-patch+yaml is a patch type, a 415
+  // for create and update as in kube's NegotiateInputSerializer.
+  if (type === "application/yaml") return parseYaml(text);
   throw new UnsupportedMediaTypeError("application/json, application/yaml");
 }
 

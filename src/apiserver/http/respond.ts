@@ -9,7 +9,7 @@ export function sendJson(
   res: ServerResponse,
   code: number,
   body: unknown,
-  extraHeaders: Record<string, string> = {},
+  extraHeaders: Record<string, string | string[]> = {},
 ): void {
   // Encode once: the byte length and the bytes sent come from the same Buffer.
   const bytes = Buffer.from(typeof body === "string" ? body : JSON.stringify(body));

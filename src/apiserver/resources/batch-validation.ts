@@ -20,7 +20,7 @@ import { CronSyntaxError, parseSchedule, timeZoneError } from "../../api/cron/in
 import { type FieldError, formatValue, invalidValue, requiredValue } from "../../api/errors.js";
 import { dns1123Label, labelValue, qualifiedName } from "../../api/names.js";
 import { labelSelectorFromObject } from "../../api/selectors.js";
-import type { KubeObject } from "../../api/types.js";
+import { isObject, type KubeObject } from "../../api/types.js";
 import { validatePod } from "./pod-validation.js";
 
 export function notSupported(field: string, value: unknown, supported: string[]): FieldError {
@@ -111,7 +111,8 @@ const immutable = (field: string, value: unknown) =>
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 export function validateJob(obj: KubeObject, old: KubeObject | undefined): FieldError[] {
-  const job = obj as Job;
+  // A nulled spec is a zero JobSpec, as kube decodes it (see validateCronJob).
+  const job = (isObject(obj.spec) ? obj : { ...obj, spec: {} }) as Job;
   const spec = job.spec;
   const errors = [...generatedSelectorErrors(job), ...jobSpecErrors(spec, "spec")];
   if (spec.selector === undefined) errors.push(requiredValue("spec.selector"));
@@ -203,7 +204,9 @@ function timeZoneErrors(zone: string | undefined): FieldError[] {
 }
 
 export function validateCronJob(obj: KubeObject, old: KubeObject | undefined): FieldError[] {
-  const cj = obj as CronJob;
+  // A patch may null the spec (`{"spec":null}`): kube decodes that to a zero
+  // CronJobSpec, so every required field of it is reported, never a crash.
+  const cj = (isObject(obj.spec) ? obj : { ...obj, spec: {} }) as CronJob;
   const was = old as CronJob | undefined;
   const spec = cj.spec;
   const errors = [

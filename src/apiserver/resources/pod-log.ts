@@ -15,6 +15,10 @@ import {
 } from "../../api/errors.js";
 import { NODE_LOG_TOKEN_ANNOTATION, type Node, type Pod } from "../../api/pod.js";
 import type { RequestContext } from "../handlers/context.js";
+import { parseInt64 } from "../handlers/list-options.js";
+
+/** kube-apiserver's `--kubelet-port` default. */
+const KUBELET_DEFAULT_PORT = 10250;
 
 const OPTIONS = [
   "container",
@@ -52,9 +56,10 @@ function checkOptions(query: URLSearchParams): URLSearchParams {
   for (const name of ["tailLines", "limitBytes", "sinceSeconds"]) {
     const v = query.get(name);
     if (v === null) continue;
-    const n = Number(v);
+    // kube converts the query to PodLogOptions first: an int64 that does not parse is a 400.
+    const n = parseInt64(v);
     const min = name === "tailLines" ? 0 : 1;
-    if (!Number.isInteger(n) || n < min)
+    if (n < min)
       throw new ApiError(
         422,
         "Invalid",
@@ -77,14 +82,19 @@ async function agentEndpoint(ctx: RequestContext, nodeName: string) {
     ? ((await ctx.server.store.tryGet(nodeType, undefined, nodeName)) as Node | undefined)
     : undefined;
   if (!node) throw new NotFoundError({ group: "", resource: "nodes", name: nodeName });
-  const address = node.status?.addresses?.find((a) => a.type === "InternalIP")?.address;
-  const port = node.status?.daemonEndpoints?.kubeletEndpoint?.Port;
-  if (!address || !port)
+  const addresses = node.status?.addresses ?? [];
+  const address = addresses.find((a) => a.type === "InternalIP")?.address;
+  // kube's GetConnectionInfo: a node with no address to reach fails with a
+  // plain error, which the handler answers as a 500 of reason Unknown
+  // (ErrorToAPIStatus); a node that publishes no port is reached at the
+  // kubelet's default one.
+  if (!address)
     throw new ApiError(
-      503,
-      "ServiceUnavailable",
-      `node ${nodeName} does not publish a kubelet endpoint`,
+      500,
+      "Unknown",
+      `no preferred addresses found; known addresses: [${addresses.map((a) => `{${a.type} ${a.address}}`).join(" ")}]`,
     );
+  const port = node.status?.daemonEndpoints?.kubeletEndpoint?.Port || KUBELET_DEFAULT_PORT;
   return { address, port, token: node.metadata.annotations?.[NODE_LOG_TOKEN_ANNOTATION] ?? "" };
 }
 

@@ -46,6 +46,17 @@ const CLASSES: [number, Class][] = [
 const wire = (s: string) => Buffer.from(s, "utf8").toString("latin1");
 
 const ADMIN = { Authorization: `Bearer ${ADMIN_TOKEN}` };
+/**
+ * kube answers impersonated groups, extra or uid without a user with a 500
+ * (filters/impersonation.go: buildImpersonationRequests' error goes to
+ * responsewriters.InternalError). That filter runs before any handler, so
+ * this 500 replaces whatever 5xx the request would have had.
+ */
+const IMPERSONATION_WITHOUT_USER = {
+  status: 500,
+  why: "impersonation of groups, extra or uid without a user",
+  message: /without impersonating a user/,
+};
 const SELF_REVIEWS = /\/(selfsubjectaccessreviews|selfsubjectrulesreviews|selfsubjectreviews)/;
 
 export class FuzzGenerator {
@@ -144,14 +155,13 @@ export class FuzzGenerator {
         )
           mustRefuse ??= "a user without rights (impersonated)";
         // An empty Impersonate-User is no user: with groups, extra or uid kube answers 500.
-        if (user === "" && more)
-          kube5xx ??= { status: 500, why: "impersonation of groups, extra or uid without a user" };
+        if (user === "" && more) kube5xx = IMPERSONATION_WITHOUT_USER;
         break;
       }
       case 3:
         // kube answers groups, extra or uid without a user with a 500 (buildImpersonationRequests).
         headers["Impersonate-Group"] = "fuzzers";
-        kube5xx ??= { status: 500, why: "impersonation of a group without a user" };
+        kube5xx = IMPERSONATION_WITHOUT_USER;
         break;
       case 4:
         headers.Accept = rng.pick([

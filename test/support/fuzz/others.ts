@@ -66,6 +66,14 @@ export function subresourceRequest(rng: Prng, auth: Record<string, string>): Fuz
         target: `${sentinelPath(pods)}/log${query(params)}`,
         headers: auth,
         what: "pods/log",
+        // The sentinel pod may be bound (by an earlier pods/binding) to a Node that
+        // publishes no address: kube's GetConnectionInfo then fails with a plain
+        // error, a 500 (pkg/registry/core/pod/strategy.go LogLocation).
+        kube5xx: {
+          status: 500,
+          why: "a pod log on a node without an address",
+          message: /no preferred addresses found/,
+        },
         ...ifSet(firstRefusal(params)),
       };
     }

@@ -195,7 +195,14 @@ export function drawParams(rng: Prng, set: ParamSet, count = rng.int(4)): Param[
     const [value, mustRefuse] = rng.pick(table[name]!);
     out.push(p(name, value, mustRefuse));
   }
-  if (rng.chance(0.15)) out.push(junkParam(rng));
+  if (rng.chance(0.15)) {
+    const junk = junkParam(rng);
+    // Parameters a verb does not read are no refusal: kube decodes only the
+    // verb's options struct from the query (dryRun is no ListOptions, GetOptions
+    // or PodLogOptions field), and the rest of the query is ignored.
+    const read = junk.text.split("=")[0]! in table;
+    out.push(read || !junk.mustRefuse ? junk : { text: junk.text });
+  }
   return out;
 }
 

@@ -53,7 +53,11 @@ export function readRequest(
       target: path + query(params),
       headers: auth,
       what: `list ${k.kind} at a future resourceVersion`,
-      kube5xx: { status: 504, why: "a resourceVersion beyond the current revision" },
+      kube5xx: {
+        status: 504,
+        why: "a resourceVersion beyond the current revision",
+        message: /Too large resource version/,
+      },
       ...ifSet(firstRefusal(params)),
     };
   }
@@ -98,7 +102,10 @@ export function deleteRequest(rng: Prng, k: FuzzKind, auth: Record<string, strin
     headers: body ? { ...auth, "Content-Type": "application/json" } : auth,
     ...(body ? { body: body.body } : {}),
     what: `delete ${k.kind}${body ? ` (${body.what})` : ""}`,
-    ...ifSet(firstRefusal(params) ?? body?.mustRefuse ?? targetRefusal),
+    // kube reads DeleteOptions from the body when there is one and then never
+    // decodes the query (handlers/delete.go DeleteResource: DecodeParameters only
+    // in the `len(body) == 0` branch), so a bad query value is no refusal then.
+    ...ifSet((body ? body.mustRefuse : firstRefusal(params)) ?? targetRefusal),
   };
 }
 

@@ -20,8 +20,31 @@ export interface FuzzRequest {
   what: string;
   /** Why kube surely refuses it (a 2xx is then a failure). */
   mustRefuse?: string;
-  /** Why kube itself answers with this 5xx (allowed). */
-  kube5xx?: { status: number; why: string };
+  /**
+   * Why kube itself answers with this 5xx (allowed): only this status, and only
+   * with a Status message matching `message`, so no other 5xx hides behind it.
+   */
+  kube5xx?: { status: number; why: string; message: RegExp };
+}
+
+/**
+ * Whether kube may answer `r` with a watch stream: a flagged watch, or a GET whose
+ * query carries `watch` with any value but "false"/"0" — kube's RequestInfo
+ * decodes `watch` as a bool parameter where an empty value is true
+ * (`?watch` alone starts a watch), wherever the generator put it.
+ */
+export function mayWatch(r: FuzzRequest): boolean {
+  if (r.watch) return true;
+  if (r.method !== "GET") return false;
+  const q = r.target.indexOf("?");
+  if (q < 0) return false;
+  for (const pair of r.target.slice(q + 1).split("&")) {
+    const eq = pair.indexOf("=");
+    if ((eq < 0 ? pair : pair.slice(0, eq)) !== "watch") continue;
+    const value = eq < 0 ? "" : pair.slice(eq + 1).toLowerCase();
+    return value !== "false" && value !== "0";
+  }
+  return false;
 }
 
 /** The first few hundred characters of a body, printable. */

@@ -86,7 +86,7 @@ export async function runFuzz(opts: RunOptions): Promise<RunResult> {
           ...(writes ? { writes } : {}),
         });
       if (!ok && after !== before) add("write", await changes(opts.backend, before, after));
-      if (answer.status >= 500 && answer.status !== req.kube5xx?.status) add("5xx");
+      if (answer.status >= 500 && !kubeAnswers5xx(req, answer)) add("5xx");
       if (answer.status === 0 && !req.raw) add("no-answer");
       if (ok && req.mustRefuse) add("accepted");
       if (ok && after !== before) {
@@ -113,6 +113,14 @@ export async function runFuzz(opts: RunOptions): Promise<RunResult> {
     sender.close();
   }
   return result;
+}
+
+/** Whether `answer` is the 5xx kube itself gives `req`: its status and its message. */
+function kubeAnswers5xx(req: FuzzRequest, answer: Answer): boolean {
+  const kube = req.kube5xx;
+  if (kube === undefined || answer.status !== kube.status) return false;
+  // An answer to HEAD has no body to carry the message.
+  return req.method === "HEAD" ? answer.text === "" : kube.message.test(answer.text);
 }
 
 const CLUSTER_ROLES = "/registry/rbac.authorization.k8s.io/clusterroles/";

@@ -6,7 +6,7 @@
  */
 import { Agent, request as httpRequest } from "node:http";
 import { connect } from "node:net";
-import type { FuzzRequest } from "./request.js";
+import { type FuzzRequest, mayWatch } from "./request.js";
 
 export interface Answer {
   /** 0: no answer (the connection closed or the deadline passed first). */
@@ -42,6 +42,7 @@ export class Sender {
   }
 
   private sendHttp(r: FuzzRequest): Promise<Answer> {
+    const watch = mayWatch(r);
     return new Promise<Answer>((resolve) => {
       let settled = false;
       const finish = (a: Answer) => {
@@ -58,7 +59,7 @@ export class Sender {
           method: r.method,
           path: r.target,
           headers: { ...r.headers, ...(r.body ? { "Content-Length": String(r.body.length) } : {}) },
-          agent: r.watch ? false : this.agent,
+          agent: watch ? false : this.agent,
         });
       } catch (e) {
         // Node's client refused to send it (an invalid header, say): nothing reached the server.
@@ -72,7 +73,7 @@ export class Sender {
       req.on("error", (e) => finish({ status: 0, text: "", error: e.message }));
       req.on("response", (res) => {
         const status = res.statusCode ?? 0;
-        if (r.watch && status === 200) {
+        if (watch && status === 200) {
           // The stream is open: that is all a watch tells.
           res.destroy();
           req.destroy();

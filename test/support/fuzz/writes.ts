@@ -51,8 +51,11 @@ export function writeRequest(
   const name = op === "create" ? `fz-c-${seq}` : sentinelName(k);
   const base = subresource === "scale" ? scaleObject(name, ns) : (k.valid(name, ns) as JsonObject);
   const mutated = mutate(rng, base, k.kind);
+  // Whether the body sent carries the mutated object (a JSON patch or a small
+  // merge patch does not: what kube would refuse in `mutated` never reaches it).
+  let carriesMutation = op === "create" || op === "update" || op === "apply";
   const refusal = (): string | undefined => {
-    if (subresource !== "") return undefined;
+    if (subresource !== "" || !carriesMutation) return undefined;
     if (mutated.onlyCreate && op !== "create") return undefined;
     return mutated.mustRefuse;
   };
@@ -116,7 +119,9 @@ export function writeRequest(
   } else {
     const ct =
       op === "merge" ? "application/merge-patch+json" : "application/strategic-merge-patch+json";
-    body = patchBody(rng, mutated, ct, op === "strategic");
+    const patch = patchBody(rng, mutated, ct, op === "strategic");
+    carriesMutation = patch.carriesMutation === true;
+    body = patch;
     if (op === "strategic" && isCustom(k))
       mustRefuse ??= "a strategic merge patch on a custom resource";
   }
@@ -152,9 +157,14 @@ function scaleObject(name: string, ns: string | undefined): JsonObject {
 }
 
 /** A merge or strategic patch: the mutated object itself, a small change, or no object at all. */
-function patchBody(rng: Prng, m: Mutated, contentType: string, strategic: boolean): Body {
+function patchBody(
+  rng: Prng,
+  m: Mutated,
+  contentType: string,
+  strategic: boolean,
+): Body & { carriesMutation?: boolean } {
   const r = rng.next();
-  if (r < 0.4) return jsonBody(rng, m, contentType);
+  if (r < 0.4) return { ...jsonBody(rng, m, contentType), carriesMutation: true };
   if (r < 0.5) {
     const text = rng.pick(["null", "[]", "5", '"x"', "", "{", "{}", "true"]);
     return {
