@@ -35,6 +35,7 @@ import { parseRequestInfo, type RequestInfo } from "./http/request-info.js";
 import { type DecodedPath, decodePath, parseRequestTarget } from "./http/request-target.js";
 import { sendError, sendJson } from "./http/respond.js";
 import { observeRequest, serveMetrics } from "./metrics.js";
+import { serveSwagger } from "./openapi/index.js";
 import type { OpenApiDocuments } from "./openapi-documents.js";
 
 export interface RouterDeps {
@@ -289,6 +290,10 @@ function nonResource(
     if (!doc)
       throw new ApiError(404, "NotFound", "the server could not find the requested resource");
     sendJson(res, 200, doc);
+    return true;
+  }
+  if (path === "/openapi/v2") {
+    serveSwagger(deps.openapi, req, res);
     return true;
   }
   if (parts[0] === "openapi") {
