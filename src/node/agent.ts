@@ -77,7 +77,8 @@ export class NodeAgent {
       hostIP: HOST_IP,
       node: { cpu: cap.cpu!, memory: cap.memory! },
       read: (kind, name, namespace) => this.read(kind, name, namespace),
-      services: async (namespace) => (await this.client.list("v1", "Service", { namespace })).items,
+      services: async (namespace) =>
+        (await this.client.list({ apiVersion: "v1", kind: "Service" }, { namespace })).items,
       event: (pod, type, reason, message) => events.event(pod, type, reason, message),
       enqueue: (key) => controller.enqueue(key),
     };
@@ -152,7 +153,7 @@ export class NodeAgent {
     namespace: string | undefined,
   ): Promise<KubeObject | undefined> {
     try {
-      return await this.client.get(API_VERSIONS[kind], kind, name, namespace);
+      return await this.client.get({ apiVersion: API_VERSIONS[kind], kind, name, namespace });
     } catch (e) {
       if (hasCode(e, 404)) return undefined;
       throw e;

@@ -33,7 +33,11 @@ export async function registerNode(client: Client, facts: NodeFacts): Promise<No
   const now = rfc3339();
   let old: Node | undefined;
   try {
-    old = await client.get<Node>(NODE.apiVersion, NODE.kind, facts.name);
+    old = await client.get<Node>({
+      apiVersion: NODE.apiVersion,
+      kind: NODE.kind,
+      name: facts.name,
+    });
   } catch (e) {
     if (!hasCode(e, 404)) throw e;
   }
@@ -75,7 +79,11 @@ async function renewLease(client: Client, node: Node, durationSeconds: number): 
     renewTime: microTime(),
   };
   try {
-    await client.patch("coordination.k8s.io/v1", "Lease", name, LEASE_NAMESPACE, { spec }, "merge");
+    await client.patch(
+      { apiVersion: "coordination.k8s.io/v1", kind: "Lease", name, namespace: LEASE_NAMESPACE },
+      { spec },
+      { type: "merge" },
+    );
   } catch (e) {
     if (!hasCode(e, 404)) throw e;
     await client.create({
@@ -105,17 +113,18 @@ export async function heartbeat(
     try {
       await ensureNamespace(client);
       await renewLease(client, current, opts.leaseDurationSeconds);
-      const fresh = await client.get<Node>(NODE.apiVersion, NODE.kind, facts.name);
+      const fresh = await client.get<Node>({
+        apiVersion: NODE.apiVersion,
+        kind: NODE.kind,
+        name: facts.name,
+      });
       // Due, or someone else (the node lifecycle controller) says the node is not Ready.
       if (Date.now() - lastStatus >= opts.statusIntervalMs || !postedReady(fresh)) {
         const status = nodeObject(facts, rfc3339(), fresh).status;
         current = await client.patchStatus<Node>(
-          NODE.apiVersion,
-          NODE.kind,
-          facts.name,
-          undefined,
+          { apiVersion: NODE.apiVersion, kind: NODE.kind, name: facts.name },
           { status },
-          "merge",
+          { type: "merge" },
         );
         lastStatus = Date.now();
       }

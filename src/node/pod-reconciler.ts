@@ -88,13 +88,14 @@ export class PodReconciler implements Reconciler {
   private async writeStatus(worker: PodWorker, pod: Pod, status: PodStatus): Promise<void> {
     try {
       const stored = await this.deps.client.patchStatus<Pod>(
-        POD.apiVersion,
-        POD.kind,
-        pod.metadata.name!,
-        pod.metadata.namespace,
+        {
+          apiVersion: POD.apiVersion,
+          kind: POD.kind,
+          name: pod.metadata.name!,
+          namespace: pod.metadata.namespace,
+        },
         statusPatch(pod.status, status),
-        "merge",
-        { fieldManager: "hearth-node" },
+        { type: "merge", fieldManager: "hearth-node" },
       );
       worker.lastStatusWrite = { resourceVersion: stored.metadata.resourceVersion ?? "", status };
     } catch (e) {
@@ -106,10 +107,12 @@ export class PodReconciler implements Reconciler {
   private async deleteNow(pod: Pod): Promise<void> {
     try {
       await this.deps.client.delete(
-        POD.apiVersion,
-        POD.kind,
-        pod.metadata.name!,
-        pod.metadata.namespace,
+        {
+          apiVersion: POD.apiVersion,
+          kind: POD.kind,
+          name: pod.metadata.name!,
+          namespace: pod.metadata.namespace,
+        },
         {
           gracePeriodSeconds: 0,
           preconditions: { uid: pod.metadata.uid! },

@@ -117,7 +117,7 @@ export class AppAdmission {
   private async placement(reader: Reader, namespace: string): Promise<FieldError[]> {
     let ns: KubeObject;
     try {
-      ns = await reader.get("v1", "Namespace", namespace);
+      ns = await reader.get({ apiVersion: "v1", kind: "Namespace", name: namespace });
     } catch (e) {
       if (hasCode(e, 404)) return [];
       throw e;
@@ -140,14 +140,22 @@ export class AppAdmission {
     if (Object.keys(quotas).length === 0) return [];
     let parentHard: Record<string, string>;
     try {
-      const quota = await reader.get("v1", "ResourceQuota", QUOTA_NAME, req.namespace);
+      const quota = await reader.get({
+        apiVersion: "v1",
+        kind: "ResourceQuota",
+        name: QUOTA_NAME,
+        namespace: req.namespace,
+      });
       parentHard = (quota.spec as { hard?: Record<string, string> } | undefined)?.hard ?? {};
     } catch (e) {
       if (hasCode(e, 404)) return [];
       throw e;
     }
     const siblings = (
-      await reader.list(APPS_API_VERSION, "Tenant", { namespace: req.namespace })
+      await reader.list(
+        { apiVersion: APPS_API_VERSION, kind: "Tenant" },
+        { namespace: req.namespace },
+      )
     ).items.filter((t) => t.metadata.name !== req.name && !t.metadata.deletionTimestamp);
     let given: ResourceList = {};
     for (const s of siblings)

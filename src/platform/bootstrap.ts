@@ -97,7 +97,7 @@ async function waitServed(
 ): Promise<void> {
   for (;;) {
     try {
-      await client.list(apiVersion, kind, { limit: 1 });
+      await client.list({ apiVersion, kind }, { limit: 1 });
       return;
     } catch (e) {
       if (!hasCode(e, 404)) throw e;

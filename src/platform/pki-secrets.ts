@@ -55,7 +55,12 @@ function secretObject(t: SecretTarget, pair: KeyPair, caPem: string): TlsSecret 
 
 async function read(client: SecretClient, t: SecretTarget): Promise<TlsSecret | undefined> {
   try {
-    return await client.get<TlsSecret>("v1", "Secret", t.name, t.namespace);
+    return await client.get<TlsSecret>({
+      apiVersion: "v1",
+      kind: "Secret",
+      name: t.name,
+      namespace: t.namespace,
+    });
   } catch (e) {
     if (hasCode(e, 404)) return undefined;
     throw e;

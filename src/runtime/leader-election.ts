@@ -86,7 +86,7 @@ export class LeaderElector {
       renewTime: microTime(now),
     };
     const current = await this.client
-      .get("coordination.k8s.io/v1", "Lease", name, namespace)
+      .get({ apiVersion: "coordination.k8s.io/v1", kind: "Lease", name, namespace })
       .catch((e: unknown) => {
         if (hasCode(e, 404)) return undefined;
         throw e;

@@ -101,10 +101,18 @@ export class GarbageCollector implements Reconciler {
             ? "Foreground"
             : "Background";
     await this.client
-      .delete(node.apiVersion, node.kind, node.name, node.namespace, {
-        propagationPolicy: policy,
-        preconditions: { uid: node.uid },
-      })
+      .delete(
+        {
+          apiVersion: node.apiVersion,
+          kind: node.kind,
+          name: node.name,
+          namespace: node.namespace,
+        },
+        {
+          propagationPolicy: policy,
+          preconditions: { uid: node.uid },
+        },
+      )
       .catch(ignore404);
     return DONE;
   }
@@ -118,7 +126,12 @@ export class GarbageCollector implements Reconciler {
     if (!owner) {
       // The graph may lag behind; ask the API before calling an owner gone.
       const live = await this.client
-        .get(ref.apiVersion, ref.kind, ref.name, node.namespace)
+        .get({
+          apiVersion: ref.apiVersion,
+          kind: ref.kind,
+          name: ref.name,
+          namespace: node.namespace,
+        })
         .catch((e: unknown) => {
           if (hasCode(e, 404)) return undefined;
           throw e;
@@ -135,10 +148,13 @@ export class GarbageCollector implements Reconciler {
       if (d.deleting) continue;
       const policy = this.graph.dependentsOf(d.uid).length > 0 ? "Foreground" : "Background";
       await this.client
-        .delete(d.apiVersion, d.kind, d.name, d.namespace, {
-          propagationPolicy: policy,
-          preconditions: { uid: d.uid },
-        })
+        .delete(
+          { apiVersion: d.apiVersion, kind: d.kind, name: d.name, namespace: d.namespace },
+          {
+            propagationPolicy: policy,
+            preconditions: { uid: d.uid },
+          },
+        )
         .catch(ignore404);
     }
     const blocking = dependents.filter((d) =>
@@ -186,14 +202,26 @@ export class GarbageCollector implements Reconciler {
     change: (live: KubeObject) => Record<string, unknown>,
   ): Promise<void> {
     const live = await this.client
-      .get(node.apiVersion, node.kind, node.name, node.namespace)
+      .get({
+        apiVersion: node.apiVersion,
+        kind: node.kind,
+        name: node.name,
+        namespace: node.namespace,
+      })
       .catch(ignore404);
     if (!live || live.metadata.uid !== node.uid) return;
     const metadata = { ...change(live), resourceVersion: live.metadata.resourceVersion };
     await this.client
-      .patch(node.apiVersion, node.kind, node.name, node.namespace, { metadata }, "merge", {
-        fieldManager: FIELD_MANAGER,
-      })
+      .patch(
+        {
+          apiVersion: node.apiVersion,
+          kind: node.kind,
+          name: node.name,
+          namespace: node.namespace,
+        },
+        { metadata },
+        { type: "merge", fieldManager: FIELD_MANAGER },
+      )
       .catch(ignore404);
   }
 }

@@ -45,10 +45,10 @@ export class CronJobReconciler implements Reconciler {
   async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
     const [namespace, name] = key.split("/") as [string, string];
     const cj = await this.client
-      .get<CronJob>("batch/v1", "CronJob", name, namespace)
+      .get<CronJob>({ apiVersion: "batch/v1", kind: "CronJob", name, namespace })
       .catch(notFoundAsUndefined);
     if (!cj) return DONE;
-    const all = await this.client.list<Job>("batch/v1", "Job", { namespace });
+    const all = await this.client.list<Job>({ apiVersion: "batch/v1", kind: "Job" }, { namespace });
     let jobs = all.items.filter((j) => controllerRef(j)?.uid === cj.metadata.uid);
     const status: CronJobStatus = structuredClone(cj.status ?? {});
     const work = { ...cj, status };
@@ -62,9 +62,17 @@ export class CronJobReconciler implements Reconciler {
 
   private async deleteJob(cj: CronJob, job: Job): Promise<boolean> {
     try {
-      await this.client.delete("batch/v1", "Job", job.metadata.name!, job.metadata.namespace, {
-        propagationPolicy: "Background",
-      });
+      await this.client.delete(
+        {
+          apiVersion: "batch/v1",
+          kind: "Job",
+          name: job.metadata.name!,
+          namespace: job.metadata.namespace,
+        },
+        {
+          propagationPolicy: "Background",
+        },
+      );
     } catch (e) {
       if (!hasCode(e, 404)) {
         this.recorder.event(cj, "Warning", "FailedDelete", `Deleted job: ${(e as Error).message}`);
@@ -118,7 +126,12 @@ export class CronJobReconciler implements Reconciler {
     for (const ref of [...(status.active ?? [])]) {
       if (jobs.some((j) => j.metadata.uid === ref.uid)) continue;
       const job = await this.client
-        .get<Job>("batch/v1", "Job", ref.name!, ref.namespace)
+        .get<Job>({
+          apiVersion: "batch/v1",
+          kind: "Job",
+          name: ref.name!,
+          namespace: ref.namespace,
+        })
         .catch(notFoundAsUndefined);
       if (job && job.metadata.uid === ref.uid) continue;
       this.recorder.event(cj, "Normal", "MissingJob", `Active job went missing: ${ref.name}`);
@@ -210,7 +223,12 @@ export class CronJobReconciler implements Reconciler {
     if (cj.spec.concurrencyPolicy === "Replace") {
       for (const ref of [...(status.active ?? [])]) {
         const job = await this.client
-          .get<Job>("batch/v1", "Job", ref.name!, ref.namespace)
+          .get<Job>({
+            apiVersion: "batch/v1",
+            kind: "Job",
+            name: ref.name!,
+            namespace: ref.namespace,
+          })
           .catch((e: unknown) => {
             this.recorder.event(cj, "Warning", "FailedGet", `Get job: ${(e as Error).message}`);
             throw e;
@@ -244,12 +262,12 @@ export class CronJobReconciler implements Reconciler {
         throw e;
       }
     }
-    const job = await this.client.get<Job>(
-      "batch/v1",
-      "Job",
-      want.metadata.name!,
-      want.metadata.namespace,
-    );
+    const job = await this.client.get<Job>({
+      apiVersion: "batch/v1",
+      kind: "Job",
+      name: want.metadata.name!,
+      namespace: want.metadata.namespace,
+    });
     if (controllerRef(job)?.uid !== cj.metadata.uid) return undefined;
     if ((cj.status?.active ?? []).some((r) => r.uid === job.metadata.uid)) return undefined;
     return job;

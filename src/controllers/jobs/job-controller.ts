@@ -77,7 +77,7 @@ export class JobReconciler implements Reconciler {
   async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
     const [namespace, name] = key.split("/") as [string, string];
     const job = await this.client
-      .get<Job>("batch/v1", "Job", name, namespace)
+      .get<Job>({ apiVersion: "batch/v1", kind: "Job", name, namespace })
       .catch((e: unknown) => {
         if (hasCode(e, 404)) return undefined;
         throw e;
@@ -106,10 +106,13 @@ export class JobReconciler implements Reconciler {
 
   /** The pods this Job controls (selected by its selector, controlled by its uid). */
   private async podsOf(job: Job): Promise<Pod[]> {
-    const list = await this.client.list<Pod>("v1", "Pod", {
-      namespace: job.metadata.namespace,
-      labelSelector: selectorString(job.spec.selector),
-    });
+    const list = await this.client.list<Pod>(
+      { apiVersion: "v1", kind: "Pod" },
+      {
+        namespace: job.metadata.namespace,
+        labelSelector: selectorString(job.spec.selector),
+      },
+    );
     return list.items.filter((p) => controllerRef(p)?.uid === job.metadata.uid);
   }
 

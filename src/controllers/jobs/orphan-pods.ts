@@ -31,13 +31,15 @@ export class OrphanPodReconciler implements Reconciler {
 
   async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
     const [namespace, name] = key.split("/") as [string, string];
-    const pod = await this.client.get<Pod>("v1", "Pod", name, namespace).catch(notFoundAsUndefined);
+    const pod = await this.client
+      .get<Pod>({ apiVersion: "v1", kind: "Pod", name, namespace })
+      .catch(notFoundAsUndefined);
     if (!pod || !hasTrackingFinalizer(pod)) return DONE;
     const ref = controllerRef(pod);
     if (ref) {
       if (ref.kind !== "Job" || ref.apiVersion !== "batch/v1") return DONE;
       const job = await this.client
-        .get<Job>("batch/v1", "Job", ref.name, namespace)
+        .get<Job>({ apiVersion: "batch/v1", kind: "Job", name: ref.name, namespace })
         .catch(notFoundAsUndefined);
       const counted = job && job.metadata.uid === ref.uid && !job.metadata.deletionTimestamp;
       if (counted && !jobFinishedAs(job)) return DONE; // the Job controller counts it

@@ -63,7 +63,12 @@ export class PodControl {
   /** Deletes a pod, keeping its finalizer so that it is still counted (as failed). */
   async delete(job: Job, pod: Pod): Promise<void> {
     try {
-      await this.client.delete("v1", "Pod", pod.metadata.name!, pod.metadata.namespace);
+      await this.client.delete({
+        apiVersion: "v1",
+        kind: "Pod",
+        name: pod.metadata.name!,
+        namespace: pod.metadata.namespace,
+      });
       this.recorder.event(job, "Normal", "SuccessfulDelete", `Deleted pod: ${pod.metadata.name}`);
     } catch (e) {
       if (hasCode(e, 404)) return;
@@ -87,7 +92,16 @@ export class PodControl {
   async release(pod: Pod): Promise<void> {
     if (!hasTrackingFinalizer(pod)) return;
     await this.client
-      .patch("v1", "Pod", pod.metadata.name!, pod.metadata.namespace, RELEASE_PATCH, "strategic")
+      .patch(
+        {
+          apiVersion: "v1",
+          kind: "Pod",
+          name: pod.metadata.name!,
+          namespace: pod.metadata.namespace,
+        },
+        RELEASE_PATCH,
+        { type: "strategic" },
+      )
       .catch(ignoreNotFound);
   }
 

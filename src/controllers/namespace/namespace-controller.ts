@@ -44,10 +44,12 @@ export class NamespaceReconciler implements Reconciler {
   constructor(private readonly client: Client) {}
 
   async reconcile(_signal: AbortSignal, name: string): Promise<Result> {
-    const ns = await this.client.get("v1", "Namespace", name).catch((e: unknown) => {
-      if (hasCode(e, 404)) return undefined;
-      throw e;
-    });
+    const ns = await this.client
+      .get({ apiVersion: "v1", kind: "Namespace", name })
+      .catch((e: unknown) => {
+        if (hasCode(e, 404)) return undefined;
+        throw e;
+      });
     if (!ns?.metadata.deletionTimestamp) return DONE;
     const finalizers = (
       (ns.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []
@@ -96,18 +98,25 @@ export class NamespaceReconciler implements Reconciler {
   ): Promise<void> {
     for (const r of resources) {
       try {
-        let items = (await this.client.list(r.apiVersion, r.kind, { namespace })).items;
+        let items = (
+          await this.client.list({ apiVersion: r.apiVersion, kind: r.kind }, { namespace })
+        ).items;
         const live = items.filter((o) => !o.metadata.deletionTimestamp);
         if (live.length > 0) {
           if (r.verbs.includes("deletecollection")) {
-            await this.client.deleteCollection(r.apiVersion, r.kind, {
-              namespace,
-              propagationPolicy: "Background",
-            });
+            await this.client.deleteCollection(
+              { apiVersion: r.apiVersion, kind: r.kind },
+              {
+                namespace,
+                propagationPolicy: "Background",
+              },
+            );
           } else {
             for (const o of live) await this.deleteOne(r, o);
           }
-          items = (await this.client.list(r.apiVersion, r.kind, { namespace })).items;
+          items = (
+            await this.client.list({ apiVersion: r.apiVersion, kind: r.kind }, { namespace })
+          ).items;
         }
         countRemaining(remaining, groupResource(r.group, r.plural), items);
       } catch (e) {
@@ -119,9 +128,17 @@ export class NamespaceReconciler implements Reconciler {
 
   private async deleteOne(r: DiscoveredResource, o: KubeObject): Promise<void> {
     await this.client
-      .delete(r.apiVersion, r.kind, o.metadata.name!, o.metadata.namespace, {
-        propagationPolicy: "Background",
-      })
+      .delete(
+        {
+          apiVersion: r.apiVersion,
+          kind: r.kind,
+          name: o.metadata.name!,
+          namespace: o.metadata.namespace,
+        },
+        {
+          propagationPolicy: "Background",
+        },
+      )
       .catch((e: unknown) => {
         if (!hasCode(e, 404)) throw e;
       });
@@ -139,7 +156,11 @@ export class NamespaceReconciler implements Reconciler {
   }
 
   private async finalize(ns: KubeObject, finalizers: string[]): Promise<void> {
-    const fresh = await this.client.get("v1", "Namespace", ns.metadata.name!);
+    const fresh = await this.client.get({
+      apiVersion: "v1",
+      kind: "Namespace",
+      name: ns.metadata.name!,
+    });
     const body = JSON.stringify({ ...fresh, spec: { ...(fresh.spec as object), finalizers } });
     const res = await this.client.request(
       "PUT",

@@ -97,7 +97,7 @@ export class PodGc implements Reconciler {
     // for: `..` or `a/b` would name another URL than the node's.
     if (dns1123Subdomain(nodeName).length === 0)
       try {
-        await this.d.client.get("v1", "Node", nodeName);
+        await this.d.client.get({ apiVersion: "v1", kind: "Node", name: nodeName });
         return DONE; // it exists: the node informer has not caught up yet
       } catch (e) {
         if (!hasCode(e, 404)) throw e;
@@ -148,10 +148,18 @@ export class PodGc implements Reconciler {
   /** Deletes this pod (by uid); false when it was already gone or replaced. */
   private async remove(pod: PodView, gracePeriodSeconds?: number): Promise<boolean> {
     try {
-      await this.d.client.delete("v1", "Pod", pod.metadata.name ?? "", pod.metadata.namespace, {
-        preconditions: { uid: pod.metadata.uid ?? "" },
-        ...(gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds }),
-      });
+      await this.d.client.delete(
+        {
+          apiVersion: "v1",
+          kind: "Pod",
+          name: pod.metadata.name ?? "",
+          namespace: pod.metadata.namespace,
+        },
+        {
+          preconditions: { uid: pod.metadata.uid ?? "" },
+          ...(gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds }),
+        },
+      );
       return true;
     } catch (e) {
       if (hasCode(e, 404) || hasCode(e, 409)) return false;

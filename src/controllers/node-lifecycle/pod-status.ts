@@ -14,12 +14,14 @@ export async function patchPodStatus(
 ): Promise<boolean> {
   try {
     await client.patchStatus(
-      "v1",
-      "Pod",
-      pod.metadata.name ?? "",
-      pod.metadata.namespace,
+      {
+        apiVersion: "v1",
+        kind: "Pod",
+        name: pod.metadata.name ?? "",
+        namespace: pod.metadata.namespace,
+      },
       { metadata: { resourceVersion: pod.metadata.resourceVersion }, status },
-      "merge",
+      { type: "merge" },
     );
     return true;
   } catch (e) {

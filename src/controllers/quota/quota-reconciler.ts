@@ -45,7 +45,12 @@ export class QuotaReconciler implements Reconciler {
     const [namespace, name] = key.split("/") as [string, string];
     let quota: ResourceQuota;
     try {
-      quota = await this.client.get<ResourceQuota>("v1", "ResourceQuota", name, namespace);
+      quota = await this.client.get<ResourceQuota>({
+        apiVersion: "v1",
+        kind: "ResourceQuota",
+        name,
+        namespace,
+      });
     } catch (e) {
       if (hasCode(e, 404)) return DONE;
       throw e;
@@ -84,7 +89,9 @@ export class QuotaReconciler implements Reconciler {
       const ev = evaluatorFor(gr);
       const matched = ev.matchingResources(names);
       const isPods = gr.group === "" && gr.resource === "pods";
-      const items = (await this.client.list(kind.apiVersion, kind.kind, { namespace })).items;
+      const items = (
+        await this.client.list({ apiVersion: kind.apiVersion, kind: kind.kind }, { namespace })
+      ).items;
       let sum: ResourceList = Object.fromEntries(matched.map((n) => [n, "0"]));
       for (const obj of items) {
         if (!scopes.every((s) => ev.matchesScope(s, obj))) continue;

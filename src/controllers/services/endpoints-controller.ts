@@ -157,7 +157,7 @@ export class EndpointsReconciler implements Reconciler {
     if (cached && isDeepStrictEqual(sameShape(cached), sameShape(next))) return;
     const { name, namespace } = next.metadata;
     const fresh = await this.client
-      .get(next.apiVersion, next.kind, name ?? "", namespace)
+      .get({ apiVersion: next.apiVersion, kind: next.kind, name: name ?? "", namespace })
       .catch((e: unknown) => {
         if (hasCode(e, 404)) return undefined;
         throw e;
@@ -175,9 +175,12 @@ export class EndpointsReconciler implements Reconciler {
 
   private async remove(apiVersion: string, kind: string, obj: KubeObject): Promise<void> {
     await this.client
-      .delete(apiVersion, kind, obj.metadata.name ?? "", obj.metadata.namespace, {
-        preconditions: { uid: obj.metadata.uid ?? "" },
-      })
+      .delete(
+        { apiVersion, kind, name: obj.metadata.name ?? "", namespace: obj.metadata.namespace },
+        {
+          preconditions: { uid: obj.metadata.uid ?? "" },
+        },
+      )
       .catch((e: unknown) => {
         if (!hasCode(e, 404) && !hasCode(e, 409)) throw e;
       });

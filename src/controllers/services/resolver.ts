@@ -63,7 +63,7 @@ async function getOrUndefined<T extends Service | Endpoints>(
   namespace: string,
 ): Promise<T | undefined> {
   try {
-    return await reader.get<T>("v1", kind, name, namespace);
+    return await reader.get<T>({ apiVersion: "v1", kind, name, namespace });
   } catch (e) {
     if (hasCode(e, 404)) return undefined;
     throw e;

@@ -32,7 +32,7 @@ export async function getOrUndefined<T extends KubeObject>(
   namespace?: string,
 ): Promise<T | undefined> {
   try {
-    return await client.get<T>(type.apiVersion, type.kind, name, namespace);
+    return await client.get<T>({ apiVersion: type.apiVersion, kind: type.kind, name, namespace });
   } catch (e) {
     if (hasCode(e, 404)) return undefined;
     throw e;

@@ -122,9 +122,12 @@ export class VolumeReconciler implements Reconciler {
     // The directory is gone: only now may the object go.
     if (!pv.metadata.deletionTimestamp)
       await client
-        .delete(PV.apiVersion, PV.kind, pv.metadata.name!, undefined, {
-          preconditions: { uid: pv.metadata.uid! },
-        })
+        .delete(
+          { apiVersion: PV.apiVersion, kind: PV.kind, name: pv.metadata.name! },
+          {
+            preconditions: { uid: pv.metadata.uid! },
+          },
+        )
         .catch((e: unknown) => {
           if (!hasCode(e, 404)) throw e;
         });

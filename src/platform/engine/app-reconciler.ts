@@ -117,7 +117,12 @@ export class AppReconciler implements Reconciler {
 
   private async get(namespace: string, name: string): Promise<App | undefined> {
     try {
-      return await this.engine.client.get<App>(APPS_API_VERSION, this.kind, name, namespace);
+      return await this.engine.client.get<App>({
+        apiVersion: APPS_API_VERSION,
+        kind: this.kind,
+        name,
+        namespace,
+      });
     } catch (e) {
       if (hasCode(e, 404)) return undefined;
       throw e;
@@ -234,10 +239,12 @@ export class AppReconciler implements Reconciler {
 
   private async context(app: App): Promise<TenantContext> {
     const ns = app.metadata.namespace!;
-    const appNamespace = await this.engine.client.get("v1", "Namespace", ns).catch((e: unknown) => {
-      if (hasCode(e, 404)) return undefined;
-      throw e;
-    });
+    const appNamespace = await this.engine.client
+      .get({ apiVersion: "v1", kind: "Namespace", name: ns })
+      .catch((e: unknown) => {
+        if (hasCode(e, 404)) return undefined;
+        throw e;
+      });
     return {
       cluster: this.engine.cluster,
       namespace: await readContext(this.engine.client, ns),
@@ -294,12 +301,14 @@ export class AppReconciler implements Reconciler {
   /** A merge patch of the finalizers, guarded by the app's resourceVersion. */
   private setFinalizers(app: App, finalizers: string[]): Promise<App> {
     return this.engine.client.patch<App>(
-      APPS_API_VERSION,
-      this.kind,
-      app.metadata.name!,
-      app.metadata.namespace,
+      {
+        apiVersion: APPS_API_VERSION,
+        kind: this.kind,
+        name: app.metadata.name!,
+        namespace: app.metadata.namespace,
+      },
       { metadata: { resourceVersion: app.metadata.resourceVersion, finalizers } },
-      "merge",
+      { type: "merge" },
     );
   }
 
@@ -321,15 +330,23 @@ export class AppReconciler implements Reconciler {
     const before = entryProblem(scope, e);
     if (before) return ignore(before);
     try {
-      const obj = await client.get(e.apiVersion, e.kind, e.name, e.namespace);
+      const obj = await client.get({
+        apiVersion: e.apiVersion,
+        kind: e.kind,
+        name: e.name,
+        namespace: e.namespace,
+      });
       const problem = liveProblem(app, this.kind, scope, obj);
       if (problem) return ignore(problem);
       if (obj.metadata.deletionTimestamp) return "deleting";
       // The uid precondition: what is deleted is the object just checked, not a successor.
-      const left = await client.delete(e.apiVersion, e.kind, e.name, e.namespace, {
-        propagationPolicy: "Background",
-        ...(obj.metadata.uid ? { preconditions: { uid: obj.metadata.uid } } : {}),
-      });
+      const left = await client.delete(
+        { apiVersion: e.apiVersion, kind: e.kind, name: e.name, namespace: e.namespace },
+        {
+          propagationPolicy: "Background",
+          ...(obj.metadata.uid ? { preconditions: { uid: obj.metadata.uid } } : {}),
+        },
+      );
       // A Status means it was removed at once; an object means finalizers keep it.
       return isStatus(left) ? "gone" : "deleting";
     } catch (err) {
@@ -420,12 +437,14 @@ export class AppReconciler implements Reconciler {
 
   private async writeStatus(app: App, status: Record<string, unknown>): Promise<App> {
     return this.engine.client.patchStatus<App>(
-      APPS_API_VERSION,
-      this.kind,
-      app.metadata.name!,
-      app.metadata.namespace,
+      {
+        apiVersion: APPS_API_VERSION,
+        kind: this.kind,
+        name: app.metadata.name!,
+        namespace: app.metadata.namespace,
+      },
       { metadata: { resourceVersion: app.metadata.resourceVersion }, status },
-      "merge",
+      { type: "merge" },
     );
   }
 }

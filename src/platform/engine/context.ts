@@ -19,7 +19,7 @@ export async function readContext(
 ): Promise<Record<string, string>> {
   let secret: KubeObject;
   try {
-    secret = await client.get("v1", "Secret", VALUES_SECRET, namespace);
+    secret = await client.get({ apiVersion: "v1", kind: "Secret", name: VALUES_SECRET, namespace });
   } catch (e) {
     if (hasCode(e, 404)) return {};
     throw e;

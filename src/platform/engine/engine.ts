@@ -109,11 +109,11 @@ class DefinitionReconciler implements Reconciler {
   async reconcile(_signal: AbortSignal, name: string): Promise<Result> {
     let def: ApplicationDefinition;
     try {
-      def = await this.client.get<ApplicationDefinition>(
-        PLATFORM_API_VERSION,
-        "ApplicationDefinition",
+      def = await this.client.get<ApplicationDefinition>({
+        apiVersion: PLATFORM_API_VERSION,
+        kind: "ApplicationDefinition",
         name,
-      );
+      });
     } catch (e) {
       if (hasCode(e, 404)) return DONE;
       throw e;
@@ -149,12 +149,9 @@ class DefinitionReconciler implements Reconciler {
     const old = (def.status as { conditions?: [] } | undefined)?.conditions;
     if (!sameConditions(conditions, old))
       await this.client.patchStatus(
-        PLATFORM_API_VERSION,
-        "ApplicationDefinition",
-        name,
-        undefined,
+        { apiVersion: PLATFORM_API_VERSION, kind: "ApplicationDefinition", name },
         { status: { conditions } },
-        "merge",
+        { type: "merge" },
       );
     return DONE;
   }

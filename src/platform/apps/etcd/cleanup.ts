@@ -38,7 +38,7 @@ async function deleteIfPresent(
   namespace: string,
 ): Promise<void> {
   try {
-    await client.delete("v1", kind, name, namespace);
+    await client.delete({ apiVersion: "v1", kind, name, namespace });
   } catch (e) {
     if (!hasCode(e, 404)) throw e;
   }
@@ -59,17 +59,17 @@ export async function postDelete({ app, client }: HookContext): Promise<HookResu
   const namespace = app.metadata.namespace!;
   const selector = { namespace, labelSelector: `${LABEL_CLUSTER}=${cluster}` };
   const running = [
-    ...(await client.list(ETCD_API_VERSION, "EtcdMember", selector)).items,
-    ...(await client.list("v1", "Pod", selector)).items,
+    ...(await client.list({ apiVersion: ETCD_API_VERSION, kind: "EtcdMember" }, selector)).items,
+    ...(await client.list({ apiVersion: "v1", kind: "Pod" }, selector)).items,
   ];
   if (running.length > 0)
     return {
       done: false,
       waitingFor: `${running.length} members and pods of EtcdCluster ${cluster} to be gone (${names(running)})`,
     };
-  const claims = (await client.list("v1", "PersistentVolumeClaim", selector)).items.filter((c) =>
-    isDataClaim(cluster, c.metadata.name),
-  );
+  const claims = (
+    await client.list({ apiVersion: "v1", kind: "PersistentVolumeClaim" }, selector)
+  ).items.filter((c) => isDataClaim(cluster, c.metadata.name));
   for (const c of claims)
     if (!c.metadata.deletionTimestamp)
       await deleteIfPresent(client, "PersistentVolumeClaim", c.metadata.name!, namespace);
@@ -80,7 +80,9 @@ export async function postDelete({ app, client }: HookContext): Promise<HookResu
       done: false,
       waitingFor: `${claims.length} data claims to be deleted (${names(claims)})`,
     };
-  const volumes = ((await client.list("v1", "PersistentVolume")).items as Volume[]).filter(
+  const volumes = (
+    (await client.list({ apiVersion: "v1", kind: "PersistentVolume" })).items as Volume[]
+  ).filter(
     (v) => v.spec?.claimRef?.namespace === namespace && isDataClaim(cluster, v.spec.claimRef.name),
   );
   const kept = volumes.filter(

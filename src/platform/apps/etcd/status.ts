@@ -13,12 +13,12 @@ export async function etcdStatus(app: App, reader: Client): Promise<WorkloadRepo
   const name = app.metadata.name!;
   let cluster: EtcdCluster;
   try {
-    cluster = (await reader.get(
-      ETCD_API_VERSION,
-      "EtcdCluster",
+    cluster = (await reader.get({
+      apiVersion: ETCD_API_VERSION,
+      kind: "EtcdCluster",
       name,
-      app.metadata.namespace,
-    )) as EtcdCluster;
+      namespace: app.metadata.namespace,
+    })) as EtcdCluster;
   } catch (e) {
     if (!hasCode(e, 404)) throw e;
     return {

@@ -140,7 +140,7 @@ async function tenantStatus(app: App, reader: Client): Promise<WorkloadReport> {
   const ns = ownNamespace(app);
   const fields = { namespace: ns };
   try {
-    const obj = await reader.get("v1", "Namespace", ns);
+    const obj = await reader.get({ apiVersion: "v1", kind: "Namespace", name: ns });
     const phase = (obj.status as { phase?: string } | undefined)?.phase;
     if (phase === "Active" || phase === undefined)
       return {
@@ -175,7 +175,7 @@ async function appsIn(
   const out: KubeObject[] = [];
   for (const kind of kinds) {
     try {
-      out.push(...(await client.list(APPS_API_VERSION, kind, { namespace })).items);
+      out.push(...(await client.list({ apiVersion: APPS_API_VERSION, kind }, { namespace })).items);
     } catch (e) {
       if (!hasCode(e, 404)) throw e;
     }
@@ -195,7 +195,12 @@ async function deleteAndWait(
   for (const a of apps) {
     if (a.metadata.deletionTimestamp) continue;
     try {
-      await client.delete(APPS_API_VERSION, a.kind, a.metadata.name!, a.metadata.namespace);
+      await client.delete({
+        apiVersion: APPS_API_VERSION,
+        kind: a.kind,
+        name: a.metadata.name!,
+        namespace: a.metadata.namespace,
+      });
     } catch (e) {
       if (!hasCode(e, 404)) throw e;
     }

@@ -57,12 +57,12 @@ export class ClusterReconciler implements Reconciler {
     const [namespace, name] = key.split("/") as [string, string];
     let cluster: EtcdCluster;
     try {
-      cluster = await this.client.get<EtcdCluster>(
-        ETCD_API_VERSION,
-        "EtcdCluster",
+      cluster = await this.client.get<EtcdCluster>({
+        apiVersion: ETCD_API_VERSION,
+        kind: "EtcdCluster",
         name,
         namespace,
-      );
+      });
     } catch (e) {
       if (hasCode(e, 404)) return DONE;
       throw e;
@@ -72,9 +72,13 @@ export class ClusterReconciler implements Reconciler {
 
     const clientIp = await applyClusterServices(this.client, cluster);
     const selector = { namespace, labelSelector: `${LABEL_CLUSTER}=${name}` };
-    const members = (await this.client.list<EtcdMember>(ETCD_API_VERSION, "EtcdMember", selector))
-      .items;
-    const pods = (await this.client.list<Pod>("v1", "Pod", selector)).items;
+    const members = (
+      await this.client.list<EtcdMember>(
+        { apiVersion: ETCD_API_VERSION, kind: "EtcdMember" },
+        selector,
+      )
+    ).items;
+    const pods = (await this.client.list<Pod>({ apiVersion: "v1", kind: "Pod" }, selector)).items;
     const addresses = new Map<string, string>();
     for (const m of members)
       if (!m.metadata.deletionTimestamp)

@@ -29,7 +29,7 @@ async function applyCrds(client: Client, signal: AbortSignal): Promise<void> {
   for (const kind of ["EtcdCluster", "EtcdMember"])
     for (;;) {
       try {
-        await client.list(ETCD_API_VERSION, kind, { limit: 1 });
+        await client.list({ apiVersion: ETCD_API_VERSION, kind }, { limit: 1 });
         break;
       } catch (e) {
         if (!hasCode(e, 404) || signal.aborted) throw e;

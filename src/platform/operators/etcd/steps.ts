@@ -36,12 +36,9 @@ export class StepRunner {
     const namespace = cluster.metadata.namespace!;
     const setStart = (member: string, initialCluster: string, state: "new" | "existing") =>
       this.client.patch(
-        ETCD_API_VERSION,
-        "EtcdMember",
-        member,
-        namespace,
+        { apiVersion: ETCD_API_VERSION, kind: "EtcdMember", name: member, namespace },
         { spec: { initialCluster, initialClusterState: state } },
-        "merge",
+        { type: "merge" },
       );
     switch (step.kind) {
       case "create":
@@ -109,7 +106,12 @@ export class StepRunner {
         await setPodRole(this.client, namespace, step.member, "leaving").catch((e) => {
           if (!hasCode(e, 404)) throw e;
         });
-        await this.client.delete(ETCD_API_VERSION, "EtcdMember", step.member, namespace);
+        await this.client.delete({
+          apiVersion: ETCD_API_VERSION,
+          kind: "EtcdMember",
+          name: step.member,
+          namespace,
+        });
         this.events.event(
           cluster,
           "Normal",
