@@ -11,7 +11,7 @@
 import { hasCode } from "../api/errors.js";
 import { NODE, type Node } from "../api/pod.js";
 import { rfc3339 } from "../api/time.js";
-import type { Client } from "../client/index.js";
+import { type Client, getOptional, ignoreNotFound, isNotFound } from "../client/index.js";
 import { delay } from "../runtime/index.js";
 import { type NodeFacts, nodeObject } from "./node-object.js";
 
@@ -31,16 +31,7 @@ function microTime(ms = Date.now()): string {
 
 export async function registerNode(client: Client, facts: NodeFacts): Promise<Node> {
   const now = rfc3339();
-  let old: Node | undefined;
-  try {
-    old = await client.get<Node>({
-      apiVersion: NODE.apiVersion,
-      kind: NODE.kind,
-      name: facts.name,
-    });
-  } catch (e) {
-    if (!hasCode(e, 404)) throw e;
-  }
+  const old = await getOptional<Node>(client, { ...NODE, name: facts.name });
   const desired = nodeObject(facts, now, old);
   if (!old) {
     const created = await client.create(desired);
@@ -78,25 +69,18 @@ async function renewLease(client: Client, node: Node, durationSeconds: number): 
     leaseDurationSeconds: durationSeconds,
     renewTime: microTime(),
   };
-  try {
-    await client.patch(
-      { apiVersion: "coordination.k8s.io/v1", kind: "Lease", name, namespace: LEASE_NAMESPACE },
-      { spec },
-      { type: "merge" },
-    );
-  } catch (e) {
-    if (!hasCode(e, 404)) throw e;
-    await client.create({
-      apiVersion: "coordination.k8s.io/v1",
-      kind: "Lease",
-      metadata: {
-        name,
-        namespace: LEASE_NAMESPACE,
-        ownerReferences: [{ apiVersion: "v1", kind: "Node", name, uid: node.metadata.uid! }],
-      },
-      spec,
-    });
-  }
+  const lease = { apiVersion: "coordination.k8s.io/v1", kind: "Lease" };
+  const ref = { ...lease, name, namespace: LEASE_NAMESPACE };
+  if (await ignoreNotFound(client.patch(ref, { spec }, { type: "merge" }))) return;
+  await client.create({
+    ...lease,
+    metadata: {
+      name,
+      namespace: LEASE_NAMESPACE,
+      ownerReferences: [{ apiVersion: "v1", kind: "Node", name, uid: node.metadata.uid! }],
+    },
+    spec,
+  });
 }
 
 /** Renews the lease and refreshes the node's status until `signal` aborts. */
@@ -130,8 +114,7 @@ export async function heartbeat(
       }
     } catch (e) {
       if (signal.aborted) return;
-      if (hasCode(e, 404) && !(await reRegister(client, facts, opts, (n) => (current = n))))
-        continue;
+      if (isNotFound(e) && !(await reRegister(client, facts, opts, (n) => (current = n)))) continue;
       opts.onError("node heartbeat failed", e);
     }
     await delay(opts.renewIntervalMs, signal);

@@ -23,10 +23,9 @@ import {
   jobFinishedAs,
   trueCondition,
 } from "../../api/batch.js";
-import { hasCode } from "../../api/errors.js";
 import type { Pod } from "../../api/pod.js";
 import { rfc3339 } from "../../api/time.js";
-import type { Client, EventRecorder } from "../../client/index.js";
+import { type Client, type EventRecorder, getOptional } from "../../client/index.js";
 import { DONE, type Reconciler, type Result } from "../../runtime/index.js";
 import {
   MESSAGE_BACKOFF_LIMIT,
@@ -76,12 +75,12 @@ export class JobReconciler implements Reconciler {
 
   async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
     const [namespace, name] = key.split("/") as [string, string];
-    const job = await this.client
-      .get<Job>({ apiVersion: "batch/v1", kind: "Job", name, namespace })
-      .catch((e: unknown) => {
-        if (hasCode(e, 404)) return undefined;
-        throw e;
-      });
+    const job = await getOptional<Job>(this.client, {
+      apiVersion: "batch/v1",
+      kind: "Job",
+      name,
+      namespace,
+    });
     if (!job) return DONE;
     const pods = await this.podsOf(job);
     if (job.metadata.deletionTimestamp || jobFinishedAs(job)) {

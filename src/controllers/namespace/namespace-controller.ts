@@ -7,10 +7,15 @@
  * conditions name the resources and finalizers that block.
  */
 
-import { hasCode } from "../../api/errors.js";
 import { rfc3339 } from "../../api/time.js";
 import type { KubeObject } from "../../api/types.js";
-import type { Client } from "../../client/index.js";
+import {
+  type Client,
+  errorText,
+  getOptional,
+  ignoreNotFound,
+  isNotFound,
+} from "../../client/index.js";
 import {
   type DiscoveredResource,
   DONE,
@@ -44,12 +49,7 @@ export class NamespaceReconciler implements Reconciler {
   constructor(private readonly client: Client) {}
 
   async reconcile(_signal: AbortSignal, name: string): Promise<Result> {
-    const ns = await this.client
-      .get({ apiVersion: "v1", kind: "Namespace", name })
-      .catch((e: unknown) => {
-        if (hasCode(e, 404)) return undefined;
-        throw e;
-      });
+    const ns = await getOptional(this.client, { apiVersion: "v1", kind: "Namespace", name });
     if (!ns?.metadata.deletionTimestamp) return DONE;
     const finalizers = (
       (ns.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []
@@ -120,28 +120,20 @@ export class NamespaceReconciler implements Reconciler {
         }
         countRemaining(remaining, groupResource(r.group, r.plural), items);
       } catch (e) {
-        if (hasCode(e, 404)) continue; // the kind went away meanwhile
-        errors.push(`${groupResource(r.group, r.plural)}: ${(e as Error).message}`);
+        if (isNotFound(e)) continue; // the kind went away meanwhile
+        errors.push(`${groupResource(r.group, r.plural)}: ${errorText(e)}`);
       }
     }
   }
 
   private async deleteOne(r: DiscoveredResource, o: KubeObject): Promise<void> {
-    await this.client
-      .delete(
-        {
-          apiVersion: r.apiVersion,
-          kind: r.kind,
-          name: o.metadata.name!,
-          namespace: o.metadata.namespace,
-        },
-        {
-          propagationPolicy: "Background",
-        },
-      )
-      .catch((e: unknown) => {
-        if (!hasCode(e, 404)) throw e;
-      });
+    const ref = {
+      apiVersion: r.apiVersion,
+      kind: r.kind,
+      name: o.metadata.name!,
+      namespace: o.metadata.namespace,
+    };
+    await ignoreNotFound(this.client.delete(ref, { propagationPolicy: "Background" }));
   }
 
   private async setConditions(

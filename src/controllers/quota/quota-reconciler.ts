@@ -25,7 +25,7 @@ import {
   maskList,
   type ResourceList,
 } from "../../api/resource-list.js";
-import type { Client } from "../../client/index.js";
+import { type Client, getOptional } from "../../client/index.js";
 import { DONE, type Reconciler, type Result } from "../../runtime/index.js";
 import type { CountedKinds } from "./counted-kinds.js";
 
@@ -43,18 +43,13 @@ export class QuotaReconciler implements Reconciler {
 
   async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
     const [namespace, name] = key.split("/") as [string, string];
-    let quota: ResourceQuota;
-    try {
-      quota = await this.client.get<ResourceQuota>({
-        apiVersion: "v1",
-        kind: "ResourceQuota",
-        name,
-        namespace,
-      });
-    } catch (e) {
-      if (hasCode(e, 404)) return DONE;
-      throw e;
-    }
+    const quota = await getOptional<ResourceQuota>(this.client, {
+      apiVersion: "v1",
+      kind: "ResourceQuota",
+      name,
+      namespace,
+    });
+    if (!quota) return DONE;
     const hard = canonicalList(quota.spec?.hard ?? {});
     const names = Object.keys(hard);
     const measured = await this.measure(quota, namespace, names);

@@ -17,7 +17,13 @@
  */
 import { hasCode } from "../../api/errors.js";
 import type { KubeObject } from "../../api/types.js";
-import { type Client, type EventRecorder, isStatus } from "../../client/index.js";
+import {
+  type Client,
+  type EventRecorder,
+  errorText,
+  getOptional,
+  isStatus,
+} from "../../client/index.js";
 import {
   type Condition,
   DONE,
@@ -116,17 +122,8 @@ export class AppReconciler implements Reconciler {
   }
 
   private async get(namespace: string, name: string): Promise<App | undefined> {
-    try {
-      return await this.engine.client.get<App>({
-        apiVersion: APPS_API_VERSION,
-        kind: this.kind,
-        name,
-        namespace,
-      });
-    } catch (e) {
-      if (hasCode(e, 404)) return undefined;
-      throw e;
-    }
+    const ref = { apiVersion: APPS_API_VERSION, kind: this.kind, name, namespace };
+    return getOptional<App>(this.engine.client, ref);
   }
 
   // ---- install ----------------------------------------------------------
@@ -143,7 +140,7 @@ export class AppReconciler implements Reconciler {
     try {
       children = this.module.render(app, context).map((c) => this.labelled(app, c));
     } catch (e) {
-      throw new StepError("RenderFailed", `cannot render: ${(e as Error).message}`, { cause: e });
+      throw new StepError("RenderFailed", `cannot render: ${errorText(e)}`, { cause: e });
     }
     const scope = this.scope(app);
     for (const child of children) {
@@ -166,7 +163,7 @@ export class AppReconciler implements Reconciler {
       } catch (e) {
         throw new StepError(
           "ApplyFailed",
-          `cannot apply ${describeEntry(entryOf(child))}: ${errText(e)}`,
+          `cannot apply ${describeEntry(entryOf(child))}: ${errorText(e)}`,
           {
             cause: e,
           },
@@ -239,12 +236,11 @@ export class AppReconciler implements Reconciler {
 
   private async context(app: App): Promise<TenantContext> {
     const ns = app.metadata.namespace!;
-    const appNamespace = await this.engine.client
-      .get({ apiVersion: "v1", kind: "Namespace", name: ns })
-      .catch((e: unknown) => {
-        if (hasCode(e, 404)) return undefined;
-        throw e;
-      });
+    const appNamespace = await getOptional(this.engine.client, {
+      apiVersion: "v1",
+      kind: "Namespace",
+      name: ns,
+    });
     return {
       cluster: this.engine.cluster,
       namespace: await readContext(this.engine.client, ns),
@@ -352,7 +348,7 @@ export class AppReconciler implements Reconciler {
     } catch (err) {
       // Gone, or its kind is no longer served (CRD removed): nothing of it is left.
       if (hasCode(err, 404)) return "gone";
-      throw new StepError("DeleteFailed", `cannot delete ${describeEntry(e)}: ${errText(err)}`, {
+      throw new StepError("DeleteFailed", `cannot delete ${describeEntry(e)}: ${errorText(err)}`, {
         cause: err,
       });
     }
@@ -388,7 +384,7 @@ export class AppReconciler implements Reconciler {
         ),
       ]);
     } catch (e) {
-      throw new StepError(reason, `${which} hook failed: ${errText(e)}`, { cause: e });
+      throw new StepError(reason, `${which} hook failed: ${errorText(e)}`, { cause: e });
     } finally {
       clearTimeout(timer);
     }
@@ -412,7 +408,7 @@ export class AppReconciler implements Reconciler {
     const count = (this.failures.get(key) ?? 0) + 1;
     this.failures.set(key, count);
     const reason = err instanceof StepError ? err.reason : "ReconcileFailed";
-    const message = errText(err);
+    const message = errorText(err);
     this.engine.events.event(app, "Warning", reason, message);
     let conditions = setCondition(conditionsOf(app), {
       type: "Ready",
@@ -457,8 +453,4 @@ function conditionsOf(app: App): Condition[] {
     (c: unknown): c is Condition =>
       typeof c === "object" && c !== null && typeof (c as Condition).type === "string",
   );
-}
-
-function errText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

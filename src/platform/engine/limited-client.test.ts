@@ -104,11 +104,11 @@ describe("limitedClient", () => {
       { namespace: "n", signal },
     ));
     assert.deepEqual(calls, [
-      'get ["v1","ConfigMap","a","n"]',
-      'list ["v1","ConfigMap",{"namespace":"n"}]',
-      'delete ["apps.cozystack.io/v1alpha1","Tenant","t","tenant-a",{"propagationPolicy":"Background"}]',
-      'deleteCollection ["apps.cozystack.io/v1alpha1","Postgres",{"namespace":"n"}]',
-      'watch ["v1","ConfigMap",{"namespace":"n"}]',
+      'get [{"apiVersion":"v1","kind":"ConfigMap","name":"a","namespace":"n"},null]',
+      'list [{"apiVersion":"v1","kind":"ConfigMap"},{"namespace":"n"}]',
+      'delete [{"apiVersion":"apps.cozystack.io/v1alpha1","kind":"Tenant","name":"t","namespace":"tenant-a"},{"propagationPolicy":"Background"}]',
+      'deleteCollection [{"apiVersion":"apps.cozystack.io/v1alpha1","kind":"Postgres"},{"namespace":"n"}]',
+      'watch [{"apiVersion":"v1","kind":"ConfigMap"},{"namespace":"n","signal":{}}]',
     ]);
   });
 

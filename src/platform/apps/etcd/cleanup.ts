@@ -8,9 +8,8 @@
  * its reclaim policy keeps (Retain) or that failed to be freed is reported as
  * residue rather than waited on forever.
  */
-import { hasCode } from "../../../api/errors.js";
 import type { KubeObject } from "../../../api/types.js";
-import type { Client } from "../../../client/index.js";
+import { type Client, ignoreNotFound } from "../../../client/index.js";
 import type { HookContext, HookPermission, HookResult } from "../../engine/module.js";
 import { dataClaimName, ETCD_API_VERSION, LABEL_CLUSTER } from "../../operators/etcd/types.js";
 import { TLS_SECRETS } from "./naming.js";
@@ -37,11 +36,7 @@ async function deleteIfPresent(
   name: string,
   namespace: string,
 ): Promise<void> {
-  try {
-    await client.delete({ apiVersion: "v1", kind, name, namespace });
-  } catch (e) {
-    if (!hasCode(e, 404)) throw e;
-  }
+  await ignoreNotFound(client.delete({ apiVersion: "v1", kind, name, namespace }));
 }
 
 const names = (objs: KubeObject[]) =>

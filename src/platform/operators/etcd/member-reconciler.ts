@@ -7,10 +7,9 @@
  * quorum; skipped when the whole cluster is being deleted or is gone, and
  * given up (with a Warning Event) after 5 minutes of failing.
  */
-import { hasCode } from "../../../api/errors.js";
 import type { Pod } from "../../../api/pod.js";
 import type { KubeObject } from "../../../api/types.js";
-import type { Client, EventRecorder } from "../../../client/index.js";
+import { type Client, type EventRecorder, errorText, getOptional } from "../../../client/index.js";
 import { DONE, type Reconciler, type Result } from "../../../runtime/index.js";
 import type { TlsSecret } from "../../pki-secrets.js";
 import { secretPems } from "../../pki-secrets.js";
@@ -46,12 +45,7 @@ export class MemberReconciler implements Reconciler {
     name: string,
     ns: string,
   ): Promise<T | undefined> {
-    try {
-      return await this.client.get<T>({ apiVersion, kind, name, namespace: ns });
-    } catch (e) {
-      if (hasCode(e, 404)) return undefined;
-      throw e;
-    }
+    return getOptional<T>(this.client, { apiVersion, kind, name, namespace: ns });
   }
 
   async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
@@ -79,7 +73,7 @@ export class MemberReconciler implements Reconciler {
             member,
             "Warning",
             "MemberRemoveSkipped",
-            `released without leaving etcd after ${LEAVE_DEADLINE_MS / 60_000} minutes: ${(e as Error).message}`,
+            `released without leaving etcd after ${LEAVE_DEADLINE_MS / 60_000} minutes: ${errorText(e)}`,
           );
         }
       }
