@@ -91,7 +91,9 @@ const FULL: Plan = {
   idleTenants: {
     counts: [0, 100, 1000],
     settleMs: 10_000,
-    windowMs: 20_000,
+    // The apps engine looks at every Ready app again each 60 s: a shorter window
+    // just after a burst of creates would miss those looks altogether.
+    windowMs: 60_000,
     concurrency: 8,
     readyDeadlineMs: 3_600_000,
   },
