@@ -14,12 +14,13 @@ import { tenantClusterRoles } from "./apps/tenant/rbac.js";
 import { DATASTORE_API_VERSION, DATASTORE_CRD } from "./datastore/index.js";
 import {
   type ApplicationDefinition,
+  crdFor,
   isModule,
   PLATFORM_API_VERSION,
   PLATFORM_GROUP,
   rootSchema,
 } from "./definitions.js";
-import { APPS_API_VERSION } from "./engine/module.js";
+import { APPS_API_VERSION, type AppModule } from "./engine/module.js";
 import { guardrailObjects } from "./guardrails.js";
 
 const BOOTSTRAP_MANAGER = "hearth-bootstrap";
@@ -138,4 +139,42 @@ export async function ensureRootTenant(client: Client, signal: AbortSignal): Pro
     },
     { fieldManager: BOOTSTRAP_MANAGER, force: true },
   );
+}
+
+/** A kind as clients find it: group, version, kind and resource name. */
+export interface ServedKindRef {
+  group: string;
+  version: string;
+  kind: string;
+  plural: string;
+}
+
+function kindsOfCrd(crd: KubeObject): ServedKindRef[] {
+  const spec = crd.spec as {
+    group: string;
+    names: { kind: string; plural: string };
+    versions: { name: string; served: boolean }[];
+  };
+  return spec.versions
+    .filter((v) => v.served)
+    .map((v) => ({
+      group: spec.group,
+      version: v.name,
+      kind: spec.names.kind,
+      plural: spec.names.plural,
+    }));
+}
+
+/**
+ * Every kind the platform serves once it has started: the CRDs bootstrap
+ * applies, and the kind of every app module (the engine serves an
+ * ApplicationDefinition only when a module backs it). The root Tenant and its
+ * namespace are the objects that go with them (`ROOT_NAMESPACE`).
+ */
+export function kindsServedAtStart(modules: readonly AppModule[]): ServedKindRef[] {
+  return [
+    ...kindsOfCrd(DEFINITION_CRD),
+    ...kindsOfCrd(DATASTORE_CRD),
+    ...modules.flatMap((m) => kindsOfCrd(crdFor(m.definition, m.statusFields))),
+  ];
 }

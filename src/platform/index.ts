@@ -22,6 +22,7 @@ export {
   type EtcdTls,
 } from "./apps/etcd/index.js";
 export { ROOT_NAMESPACE } from "./apps/tenant/naming.js";
+export { kindsServedAtStart, type ServedKindRef } from "./bootstrap.js";
 export {
   type ApplicationDefinition,
   crdFor,
