@@ -5,9 +5,8 @@
  * theirs is applied or any controller starts. (The app kinds' CRDs are not
  * among them: the engine derives each from its ApplicationDefinition.)
  */
-import { hasCode } from "../api/errors.js";
 import type { KubeObject } from "../api/types.js";
-import type { Client } from "../client/index.js";
+import { type Client, ignoreNotFound } from "../client/index.js";
 import { delay } from "../runtime/index.js";
 
 interface CrdSpec {
@@ -31,12 +30,7 @@ export async function waitServed(
   signal: AbortSignal,
 ): Promise<void> {
   for (;;) {
-    try {
-      await client.list(apiVersion, kind, { limit: 1 });
-      return;
-    } catch (e) {
-      if (!hasCode(e, 404)) throw e;
-    }
+    if (await ignoreNotFound(client.list({ apiVersion, kind }, { limit: 1, signal }))) return;
     if (signal.aborted) throw new Error(`stopped while waiting for ${kind} to be served`);
     await delay(100, signal);
   }

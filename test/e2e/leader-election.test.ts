@@ -54,7 +54,12 @@ describe("LeaderElector", () => {
       stopA.abort();
       await runA;
       await waitFor("b takes over", () => leading.has("b"), 10_000);
-      const lease = await client.get("coordination.k8s.io/v1", "Lease", "test-lock", "kube-system");
+      const lease = await client.get({
+        apiVersion: "coordination.k8s.io/v1",
+        kind: "Lease",
+        name: "test-lock",
+        namespace: "kube-system",
+      });
       const spec = lease.spec as { holderIdentity: string; leaseTransitions: number };
       assert.equal(spec.holderIdentity, "b");
       assert.equal(spec.leaseTransitions, 1);
@@ -71,7 +76,7 @@ describe("/metrics", () => {
     const s = await startInProcess();
     const client = createHttpClient({ server: s.url });
     try {
-      await client.list("v1", "ConfigMap", { namespace: "default" });
+      await client.list({ apiVersion: "v1", kind: "ConfigMap" }, { namespace: "default" });
       const res = await client.request("GET", "/metrics");
       assert.equal(res.status, 200);
       assert.match(

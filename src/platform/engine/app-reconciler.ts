@@ -16,8 +16,8 @@
  * carries the labels the engine applied it with (`ownership.ts`); any other
  * entry is left alone, reported with a Warning Event and dropped.
  */
-import { hasCode } from "../../api/errors.js";
 import type { KubeObject } from "../../api/types.js";
+import { errorText, getOptional } from "../../client/index.js";
 import {
   DONE,
   type Reconciler,
@@ -54,7 +54,7 @@ import {
   type TenantContext,
 } from "./module.js";
 import { defaultScope, entryProblem } from "./ownership.js";
-import { errText, StepError } from "./step-error.js";
+import { StepError } from "./step-error.js";
 
 export type { EngineContext } from "./engine-context.js";
 export const FIELD_MANAGER = "hearth-apps";
@@ -96,12 +96,8 @@ export class AppReconciler implements Reconciler {
   }
 
   private async get(namespace: string, name: string): Promise<App | undefined> {
-    try {
-      return await this.engine.client.get<App>(APPS_API_VERSION, this.kind, name, namespace);
-    } catch (e) {
-      if (hasCode(e, 404)) return undefined;
-      throw e;
-    }
+    const ref = { apiVersion: APPS_API_VERSION, kind: this.kind, name, namespace };
+    return getOptional<App>(this.engine.client, ref);
   }
 
   // ---- install ----------------------------------------------------------
@@ -153,7 +149,7 @@ export class AppReconciler implements Reconciler {
     try {
       children = this.module.render(app, context).map((c) => this.labelled(app, c));
     } catch (e) {
-      throw new StepError("RenderFailed", `cannot render: ${errText(e)}`, { cause: e });
+      throw new StepError("RenderFailed", `cannot render: ${errorText(e)}`, { cause: e });
     }
     for (const child of children) {
       const outside = entryProblem(scope, entryOf(child));
@@ -172,7 +168,7 @@ export class AppReconciler implements Reconciler {
         await this.engine.client.apply(child, { fieldManager: FIELD_MANAGER, force: true });
       } catch (e) {
         const what = describeEntry(entryOf(child));
-        throw new StepError("ApplyFailed", `cannot apply ${what}: ${errText(e)}`, { cause: e });
+        throw new StepError("ApplyFailed", `cannot apply ${what}: ${errorText(e)}`, { cause: e });
       }
     }
   }
@@ -211,9 +207,10 @@ export class AppReconciler implements Reconciler {
 
   private async context(app: App): Promise<TenantContext> {
     const ns = app.metadata.namespace!;
-    const appNamespace = await this.engine.client.get("v1", "Namespace", ns).catch((e: unknown) => {
-      if (hasCode(e, 404)) return undefined;
-      throw e;
+    const appNamespace = await getOptional(this.engine.client, {
+      apiVersion: "v1",
+      kind: "Namespace",
+      name: ns,
     });
     return {
       cluster: this.engine.cluster,
@@ -271,12 +268,14 @@ export class AppReconciler implements Reconciler {
   /** A merge patch of the finalizers, guarded by the app's resourceVersion. */
   private setFinalizers(app: App, finalizers: string[]): Promise<App> {
     return this.engine.client.patch<App>(
-      APPS_API_VERSION,
-      this.kind,
-      app.metadata.name!,
-      app.metadata.namespace,
+      {
+        apiVersion: APPS_API_VERSION,
+        kind: this.kind,
+        name: app.metadata.name!,
+        namespace: app.metadata.namespace,
+      },
       { metadata: { resourceVersion: app.metadata.resourceVersion, finalizers } },
-      "merge",
+      { type: "merge" },
     );
   }
 
@@ -302,7 +301,7 @@ export class AppReconciler implements Reconciler {
     const count = (this.failures.get(key) ?? 0) + 1;
     this.failures.set(key, count);
     const reason = err instanceof StepError ? err.reason : "ReconcileFailed";
-    const message = errText(err);
+    const message = errorText(err);
     this.engine.events.event(app, "Warning", reason, message);
     let conditions = setCondition(conditionsOf(app), {
       type: "Ready",
@@ -327,12 +326,14 @@ export class AppReconciler implements Reconciler {
 
   private async writeStatus(app: App, status: Record<string, unknown>): Promise<App> {
     return this.engine.client.patchStatus<App>(
-      APPS_API_VERSION,
-      this.kind,
-      app.metadata.name!,
-      app.metadata.namespace,
+      {
+        apiVersion: APPS_API_VERSION,
+        kind: this.kind,
+        name: app.metadata.name!,
+        namespace: app.metadata.namespace,
+      },
       { metadata: { resourceVersion: app.metadata.resourceVersion }, status },
-      "merge",
+      { type: "merge" },
     );
   }
 }

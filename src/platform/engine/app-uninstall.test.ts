@@ -97,7 +97,7 @@ describe("AppReconciler: uninstall", () => {
     await t.deleteApp();
     const seenByPostDelete: string[][] = [];
     script.post = async ({ client }) => {
-      const left = await client.list("v1", "ConfigMap", { namespace: "ns1" });
+      const left = await client.list({ apiVersion: "v1", kind: "ConfigMap" }, { namespace: "ns1" });
       seenByPostDelete.push(left.items.map((o) => o.metadata.name!));
       return { done: true, residue: ["a snapshot in the external bucket"] };
     };

@@ -4,12 +4,12 @@
  * checked (a uid precondition), and answering whether anything of it is left.
  */
 import { hasCode } from "../../api/errors.js";
-import { isStatus } from "../../client/index.js";
+import { errorText, isStatus } from "../../client/index.js";
 import type { EngineContext } from "./engine-context.js";
 import { describeEntry } from "./inventory.js";
 import type { App, ChildScope, InventoryEntry } from "./module.js";
 import { entryProblem, ignoredMessage, liveProblem } from "./ownership.js";
-import { errText, StepError } from "./step-error.js";
+import { StepError } from "./step-error.js";
 
 /**
  * What became of an entry: `gone`, `deleting` (still present: finalizers hold
@@ -37,12 +37,13 @@ export async function deleteChild(
   const before = entryProblem(scope, e);
   if (before) return ignore(before);
   try {
-    const obj = await client.get(e.apiVersion, e.kind, e.name, e.namespace);
+    const ref = { apiVersion: e.apiVersion, kind: e.kind, name: e.name, namespace: e.namespace };
+    const obj = await client.get(ref);
     const problem = liveProblem(app, kind, scope, obj);
     if (problem) return ignore(problem);
     if (obj.metadata.deletionTimestamp) return "deleting";
     // The uid precondition: what is deleted is the object just checked, not a successor.
-    const left = await client.delete(e.apiVersion, e.kind, e.name, e.namespace, {
+    const left = await client.delete(ref, {
       propagationPolicy: "Background",
       ...(obj.metadata.uid ? { preconditions: { uid: obj.metadata.uid } } : {}),
     });
@@ -51,7 +52,7 @@ export async function deleteChild(
   } catch (err) {
     // Gone, or its kind is no longer served (CRD removed): nothing of it is left.
     if (hasCode(err, 404)) return "gone";
-    throw new StepError("DeleteFailed", `cannot delete ${describeEntry(e)}: ${errText(err)}`, {
+    throw new StepError("DeleteFailed", `cannot delete ${describeEntry(e)}: ${errorText(err)}`, {
       cause: err,
     });
   }

@@ -13,7 +13,9 @@ import {
   type Client,
   EventRecorder,
   type ListOptions,
+  type ObjectRef,
   type PatchType,
+  type TypeRef,
 } from "../../client/index.js";
 import { type Condition, findCondition } from "../../runtime/index.js";
 import type { ApplicationDefinition } from "../definitions.js";
@@ -105,12 +107,9 @@ export class MemoryClient {
     write: (obj: KubeObject, patch: Json) => KubeObject,
   ) {
     return async <T extends KubeObject>(
-      apiVersion: string,
-      kind: string,
-      name: string,
-      namespace: string | undefined,
+      { apiVersion, kind, name, namespace }: ObjectRef,
       patch: unknown,
-      type: PatchType,
+      { type }: { type: PatchType },
     ): Promise<T> => {
       this.calls.push({ verb, target: target(kind, name, namespace), body: patch });
       assert.equal(type, "merge");
@@ -138,9 +137,9 @@ export class MemoryClient {
       updateStatus: unused("updateStatus"),
       deleteCollection: unused("deleteCollection"),
       request: unused("request"),
-      get: async <T extends KubeObject>(a: string, k: string, name: string, ns?: string) =>
-        structuredClone(this.existing(a, k, name, ns)) as T,
-      list: async <T extends KubeObject>(apiVersion: string, kind: string, opts?: ListOptions) => {
+      get: async <T extends KubeObject>({ apiVersion, kind, name, namespace }: ObjectRef) =>
+        structuredClone(this.existing(apiVersion, kind, name, namespace)) as T,
+      list: async <T extends KubeObject>({ apiVersion, kind }: TypeRef, opts?: ListOptions) => {
         const items = [...this.objects.values()].filter(
           (o) =>
             o.apiVersion === apiVersion &&
@@ -176,7 +175,7 @@ export class MemoryClient {
         ...obj,
         status: mergePatch(obj.status, patch.status) as Json,
       })),
-      delete: async (apiVersion: string, kind: string, name: string, namespace?: string) => {
+      delete: async ({ apiVersion, kind, name, namespace }: ObjectRef) => {
         this.calls.push({ verb: "delete", target: target(kind, name, namespace) });
         const obj = this.existing(apiVersion, kind, name, namespace);
         if ((obj.metadata.finalizers ?? []).length > 0) {
@@ -259,7 +258,12 @@ export function setUp(opts: SetUpOptions = {}) {
     child: (part: string) => store.find("v1", "ConfigMap", `w-${part}`, "ns1"),
     /** Deletes the app as a user would: it stays, marked, while the finalizer holds it. */
     deleteApp: async () => {
-      await client.delete(APPS_API_VERSION, "Widget", "w", "ns1");
+      await client.delete({
+        apiVersion: APPS_API_VERSION,
+        kind: "Widget",
+        name: "w",
+        namespace: "ns1",
+      });
       store.calls.length = 0;
     },
     /** Warning Events about the app, after every write in flight has finished. */

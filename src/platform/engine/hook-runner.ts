@@ -3,10 +3,11 @@
  * to what the module declared, and a deadline of its own, so a hook that hangs
  * fails (and is retried by the runtime) instead of holding a worker.
  */
+import { errorText } from "../../client/index.js";
 import type { EngineContext } from "./engine-context.js";
 import { limitedClient } from "./limited-client.js";
 import type { App, AppHooks, HookResult } from "./module.js";
-import { errText, StepError } from "./step-error.js";
+import { StepError } from "./step-error.js";
 
 const DEFAULT_HOOK_DEADLINE_MS = 60_000;
 
@@ -44,7 +45,7 @@ export async function runHook(
       ),
     ]);
   } catch (e) {
-    throw new StepError(reason, `${which} hook failed: ${errText(e)}`, { cause: e });
+    throw new StepError(reason, `${which} hook failed: ${errorText(e)}`, { cause: e });
   } finally {
     clearTimeout(timer);
   }

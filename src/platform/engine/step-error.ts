@@ -11,7 +11,3 @@ export class StepError extends Error {
     super(message, options);
   }
 }
-
-export function errText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}

@@ -5,7 +5,7 @@
  * refused; its quota may not exceed what its parent tenant has left (the
  * parent's `tenant-quota` minus what its other child tenants were given).
  */
-import { type FieldError, forbiddenValue, hasCode, invalidValue } from "../../../api/errors.js";
+import { type FieldError, forbiddenValue, invalidValue } from "../../../api/errors.js";
 import { compareQuantities } from "../../../api/quantity.js";
 import {
   addLists,
@@ -13,8 +13,7 @@ import {
   type ResourceList,
   subtractLists,
 } from "../../../api/resource-list.js";
-import type { KubeObject } from "../../../api/types.js";
-import type { Reader } from "../../../client/index.js";
+import { getOptional, type Reader } from "../../../client/index.js";
 import type { AdmissionRule, AppAdmissionRequest, ComponentContext } from "../../component.js";
 import { APPS_API_VERSION } from "../../engine/module.js";
 import { TENANT_MODULES } from "./modules.js";
@@ -56,13 +55,8 @@ async function tenantErrors(
 }
 
 async function placement(reader: Reader, namespace: string): Promise<FieldError[]> {
-  let ns: KubeObject;
-  try {
-    ns = await reader.get("v1", "Namespace", namespace);
-  } catch (e) {
-    if (hasCode(e, 404)) return [];
-    throw e;
-  }
+  const ns = await getOptional(reader, { apiVersion: "v1", kind: "Namespace", name: namespace });
+  if (!ns) return [];
   if (isTenantNamespace(namespace, ns.metadata.labels)) return [];
   return [
     invalidValue(
@@ -79,16 +73,19 @@ async function quotaErrors(
   quotas: Quotas,
 ): Promise<FieldError[]> {
   if (Object.keys(quotas).length === 0) return [];
-  let parentHard: Record<string, string>;
-  try {
-    const quota = await reader.get("v1", "ResourceQuota", QUOTA_NAME, req.namespace);
-    parentHard = (quota.spec as { hard?: Record<string, string> } | undefined)?.hard ?? {};
-  } catch (e) {
-    if (hasCode(e, 404)) return [];
-    throw e;
-  }
+  const quota = await getOptional(reader, {
+    apiVersion: "v1",
+    kind: "ResourceQuota",
+    name: QUOTA_NAME,
+    namespace: req.namespace,
+  });
+  if (!quota) return [];
+  const parentHard = (quota.spec as { hard?: Record<string, string> } | undefined)?.hard ?? {};
   const siblings = (
-    await reader.list(APPS_API_VERSION, "Tenant", { namespace: req.namespace })
+    await reader.list(
+      { apiVersion: APPS_API_VERSION, kind: "Tenant" },
+      { namespace: req.namespace },
+    )
   ).items.filter((t) => t.metadata.name !== req.name && !t.metadata.deletionTimestamp);
   let given: ResourceList = {};
   for (const s of siblings)
