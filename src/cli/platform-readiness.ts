@@ -9,16 +9,20 @@
 import type { ApiServer } from "../apiserver/index.js";
 import {
   type ApplicationDefinition,
-  appModules,
+  assemble,
+  COMPONENTS,
+  type Component,
   kindsServedAtStart,
   ROOT_NAMESPACE,
 } from "../platform/index.js";
 
 export function addPlatformReadyChecks(
   server: ApiServer,
-  definitions: Map<string, ApplicationDefinition>,
+  definitions: ReadonlyMap<string, ApplicationDefinition>,
+  components: readonly Component[] = COMPONENTS,
 ): void {
-  const kinds = [...server.builtinKinds, ...kindsServedAtStart(appModules(definitions))];
+  const platform = assemble(components, definitions);
+  const kinds = [...server.builtinKinds, ...kindsServedAtStart(platform)];
   server.addReadyCheck(
     "platform-kinds",
     server.servedKindsCheck(() => kinds),

@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { AdmissionPlugin } from "../../src/apiserver/admission/types.js";
 import { ApiServer } from "../../src/apiserver/index.js";
 import type { Backend } from "../../src/storage/index.js";
 import { openSqliteBackend } from "../../src/storage/index.js";
@@ -27,7 +28,7 @@ export interface InProcessServer {
 }
 
 export async function startInProcess(
-  opts: { bookmarkIntervalMs?: number } = {},
+  opts: { bookmarkIntervalMs?: number; admission?: AdmissionPlugin[] } = {},
 ): Promise<InProcessServer> {
   const dir = mkdtempSync(join(tmpdir(), "hearth-inproc-"));
   const backend = await openSqliteBackend(join(dir, "state.db"));
@@ -36,6 +37,7 @@ export async function startInProcess(
     tokens: new Map(),
     port: 0,
     bookmarkIntervalMs: opts.bookmarkIntervalMs,
+    ...(opts.admission ? { admission: opts.admission } : {}),
   });
   const controller = new AbortController();
   await server.start(controller.signal);
