@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import type { KubeObject } from "../api/types.js";
-import { APPS_GROUP, APPS_VERSION } from "./engine/module.js";
+import { APPS_GROUP, APPS_VERSION } from "./apps-api.js";
 
 export const PLATFORM_GROUP = "hearth.io";
 export const PLATFORM_API_VERSION = `${PLATFORM_GROUP}/v1alpha1`;
