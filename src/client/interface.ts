@@ -11,7 +11,7 @@ import {
   type KubeObject,
   type Status,
   type WatchEvent,
-} from "../api/types.js";
+} from "../api/index.js";
 
 export interface ResourceId {
   apiVersion: string;
