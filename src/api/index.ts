@@ -1,4 +1,8 @@
-/** The facade of src/api/: what other layers and components import from it. */
+/**
+ * The api layer's facade: object types, ObjectMeta, names and label rules,
+ * selectors, quantities and typed errors — what every other layer imports.
+ * Filled by scripts/fix-deep-imports.ts from the names other layers use.
+ */
 
 export type {
   CronJob,
