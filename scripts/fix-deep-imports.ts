@@ -11,6 +11,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, posix, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import ts from "typescript";
 import { boundaryIndex } from "./layer-rules.js";
 
@@ -23,6 +24,7 @@ interface Export {
 }
 
 interface Plan {
+  root: string;
   /** file → [start, end, replacement] edits of module specifiers. */
   edits: Map<string, [number, number, string][]>;
   /** index file → name → export. */
@@ -30,8 +32,7 @@ interface Plan {
   problems: string[];
 }
 
-const root = resolve(process.argv[2] ?? ".");
-const rel = (abs: string) => posix.relative(root.split("\\").join("/"), abs.split("\\").join("/"));
+const slashes = (p: string) => p.split("\\").join("/");
 
 /** `./x.js` / `../api/index.js`: how `fromFile` names `toFile` (both repository-relative). */
 function specifier(fromFile: string, toFile: string): string {
@@ -39,7 +40,7 @@ function specifier(fromFile: string, toFile: string): string {
   return path.startsWith(".") ? path : `./${path}`;
 }
 
-function program(): ts.Program {
+function program(root: string): ts.Program {
   const configPath = join(root, "tsconfig.json");
   const config = ts.readConfigFile(configPath, ts.sys.readFile);
   const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
@@ -78,7 +79,8 @@ function namesOf(decl: ts.ImportDeclaration | ts.ExportDeclaration): string[] | 
 
 function planFile(p: ts.Program, file: ts.SourceFile, plan: Plan): void {
   const checker = p.getTypeChecker();
-  const from = rel(file.fileName);
+  const { root } = plan;
+  const from = posix.relative(slashes(root), slashes(file.fileName));
   for (const decl of file.statements) {
     if (!ts.isImportDeclaration(decl) && !ts.isExportDeclaration(decl)) continue;
     const spec = decl.moduleSpecifier;
@@ -134,6 +136,7 @@ function exportLines(wanted: Map<string, Export>): string {
 }
 
 function apply(plan: Plan): string[] {
+  const { root } = plan;
   const written: string[] = [];
   for (const [file, edits] of plan.edits) {
     let text = readFileSync(join(root, file), "utf8");
@@ -155,24 +158,43 @@ function apply(plan: Plan): string[] {
   return [...new Set(written)].sort();
 }
 
-function main(): void {
-  const p = program();
-  const plan: Plan = { edits: new Map(), exports: new Map(), problems: [] };
+export interface FixOptions {
+  /** Run biome on the files written (default true); it merges imports that now share a specifier. */
+  format?: boolean;
+}
+
+/**
+ * Plans every rewrite under `root`/src, then writes all of it, or nothing when
+ * a problem was found. Returns the files written (repository-relative) and the problems.
+ */
+export function fixDeepImports(
+  root: string,
+  options: FixOptions = {},
+): { written: string[]; problems: string[] } {
+  root = resolve(root);
+  const p = program(root);
+  const plan: Plan = { root, edits: new Map(), exports: new Map(), problems: [] };
+  const src = `${slashes(root)}/src/`;
   const files = p
     .getSourceFiles()
-    .filter((f) => rel(f.fileName).startsWith("src/"))
+    .filter((f) => slashes(f.fileName).startsWith(src))
     .sort((a, b) => (a.fileName < b.fileName ? -1 : 1));
   for (const file of files) planFile(p, file, plan);
-  if (plan.problems.length > 0) {
-    process.stderr.write(`fix-deep-imports: nothing written:\n  ${plan.problems.join("\n  ")}\n`);
+  if (plan.problems.length > 0) return { written: [], problems: plan.problems };
+  const written = apply(plan);
+  if (written.length > 0 && options.format !== false)
+    execFileSync("npx", ["biome", "check", "--write", ...written], { cwd: root, stdio: "inherit" });
+  return { written, problems: [] };
+}
+
+function main(): void {
+  const { written, problems } = fixDeepImports(resolve(process.argv[2] ?? "."));
+  if (problems.length > 0) {
+    process.stderr.write(`fix-deep-imports: nothing written:\n  ${problems.join("\n  ")}\n`);
     process.exitCode = 1;
     return;
   }
-  const written = apply(plan);
-  // Biome merges the imports that now share a specifier and orders the new exports.
-  if (written.length > 0)
-    execFileSync("npx", ["biome", "check", "--write", ...written], { cwd: root, stdio: "inherit" });
   process.stdout.write(`fix-deep-imports: ${written.length} files rewritten\n`);
 }
 
-main();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) main();
