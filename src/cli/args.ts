@@ -1,5 +1,6 @@
 /** A small flag parser: `--name value`, `--name=value`, boolean `--flag`. */
-import { isQuantity, parseGoDuration, quantityValue } from "../api/index.js";
+import { parseGoDuration } from "../api/cron/index.js";
+import { isQuantity, quantityValue } from "../api/quantity.js";
 
 export interface ParsedArgs {
   flags: Map<string, string>;

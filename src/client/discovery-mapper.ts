@@ -4,7 +4,8 @@
  * from the cache refetches its group version once, because a CRD may have just
  * been registered. Concurrent lookups share one request.
  */
-import { ApiError, isObject } from "../api/index.js";
+import { ApiError } from "../api/errors.js";
+import { isObject } from "../api/types.js";
 import type { RawResponse, ResourceMapper, ResourceMapping } from "./interface.js";
 import { groupVersionPath } from "./paths.js";
 import { decodeResponse } from "./response.js";

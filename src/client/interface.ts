@@ -11,7 +11,7 @@ import {
   type KubeObject,
   type Status,
   type WatchEvent,
-} from "../api/index.js";
+} from "../api/types.js";
 
 export interface ResourceId {
   apiVersion: string;

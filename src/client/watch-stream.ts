@@ -3,7 +3,8 @@
  * across chunks or several in one chunk. An `ERROR` event ends the stream by
  * throwing the ApiError its Status describes (410 Expired → the caller relists).
  */
-import { ApiError, isObject, type WatchEvent, type WatchEventType } from "../api/index.js";
+import { ApiError } from "../api/errors.js";
+import { isObject, type WatchEvent, type WatchEventType } from "../api/types.js";
 import { isStatus } from "./interface.js";
 import { errorFromStatus } from "./response.js";
 

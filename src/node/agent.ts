@@ -9,8 +9,9 @@
  */
 import { randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
-import type { KubeObject, Node, Pod } from "../api/index.js";
-import { hasCode } from "../api/index.js";
+import { hasCode } from "../api/errors.js";
+import type { Node, Pod } from "../api/pod.js";
+import type { KubeObject } from "../api/types.js";
 import { type Client, EventRecorder } from "../client/index.js";
 import { Controller, delay, Informer } from "../runtime/index.js";
 import { CrashLoopBackoff } from "./backoff.js";

@@ -8,7 +8,9 @@
  * agent was cut off), as the kubelet posts a changed status at once.
  */
 
-import { hasCode, NODE, type Node, rfc3339 } from "../api/index.js";
+import { hasCode } from "../api/errors.js";
+import { NODE, type Node } from "../api/pod.js";
+import { rfc3339 } from "../api/time.js";
 import type { Client } from "../client/index.js";
 import { delay } from "../runtime/index.js";
 import { type NodeFacts, nodeObject } from "./node-object.js";

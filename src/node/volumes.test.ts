@@ -12,7 +12,8 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import type { KubeObject, Pod, Volume } from "../api/index.js";
+import type { Pod, Volume } from "../api/pod.js";
+import type { KubeObject } from "../api/types.js";
 import { PodDirs } from "./pod-state.js";
 import { containerMounts, prepareVolumes, VolumeNotReady } from "./volumes.js";
 

@@ -12,20 +12,16 @@
  *   keeps its storage class (`apps/etcd/admission.ts`).
  * Each refusal is a 422 naming the field and the rule; nothing is written.
  */
-
-import type { KubeObject } from "../api/index.js";
 import {
-  addLists,
-  compareQuantities,
   type FieldError,
   forbiddenValue,
   hasCode,
   InvalidError,
   invalidValue,
-  maskList,
-  type ResourceList,
-  subtractLists,
-} from "../api/index.js";
+} from "../api/errors.js";
+import { compareQuantities } from "../api/quantity.js";
+import { addLists, maskList, type ResourceList, subtractLists } from "../api/resource-list.js";
+import type { KubeObject } from "../api/types.js";
 import type { Reader } from "../client/index.js";
 import { etcdSpecErrors } from "./apps/etcd/index.js";
 import { TENANT_MODULES } from "./apps/tenant/index.js";

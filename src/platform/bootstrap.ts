@@ -6,9 +6,8 @@
  * guardrails, and tenant-root (namespace and root Tenant, both labelled
  * no-delete).
  */
-
-import type { KubeObject } from "../api/index.js";
-import { hasCode } from "../api/index.js";
+import { hasCode } from "../api/errors.js";
+import type { KubeObject } from "../api/types.js";
 import type { Client } from "../client/index.js";
 import { delay } from "../runtime/index.js";
 import { LABEL_NO_DELETE, ROOT_NAMESPACE } from "./apps/tenant/naming.js";

@@ -11,7 +11,7 @@
  *   admin can force it by labelling the namespace
  *   `platform.cozystack.io/allow-direct-delete=true` first.
  */
-import type { KubeObject } from "../api/index.js";
+import type { KubeObject } from "../api/types.js";
 import { LABEL_NO_DELETE, PARENT_ANNOTATION } from "./apps/tenant/naming.js";
 import { LABEL_APP_KIND } from "./engine/module.js";
 

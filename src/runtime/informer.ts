@@ -5,9 +5,8 @@
  * relists (and reports objects that vanished meanwhile as deleted). Runs until
  * its signal aborts.
  */
-
-import type { KubeObject } from "../api/index.js";
-import { hasCode } from "../api/index.js";
+import { hasCode } from "../api/errors.js";
+import type { KubeObject } from "../api/types.js";
 import type { Reader, Watcher } from "../client/index.js";
 import { watchRestarts } from "./metrics.js";
 

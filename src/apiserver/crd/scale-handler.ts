@@ -11,11 +11,10 @@ import {
   BadRequestError,
   ConflictError,
   InvalidError,
-  isObject,
-  type KubeObject,
   MethodNotAllowedError,
   STALE_OBJECT_MESSAGE,
-} from "../../api/index.js";
+} from "../../api/errors.js";
+import { isObject, type KubeObject } from "../../api/types.js";
 import { admitUpdate } from "../handlers/admit.js";
 import { type RequestContext, warningHeaders } from "../handlers/context.js";
 import { checkWriteOptions } from "../handlers/request-options.js";

@@ -5,17 +5,9 @@
  * update may not change (uid, deletion fields), and the finalizer rule of objects
  * being deleted.
  */
-import {
-  ANNOTATIONS_MAX_BYTES,
-  type FieldError,
-  forbiddenValue,
-  invalidValue,
-  isObject,
-  type KubeObject,
-  labelValue,
-  qualifiedName,
-  requiredValue,
-} from "../../api/index.js";
+import { type FieldError, forbiddenValue, invalidValue, requiredValue } from "../../api/errors.js";
+import { ANNOTATIONS_MAX_BYTES, labelValue, qualifiedName } from "../../api/names.js";
+import { isObject, type KubeObject } from "../../api/types.js";
 import { fieldManagerErrors, goStringSlice } from "./request-options.js";
 
 export function validateMetadata(obj: KubeObject, old: KubeObject | undefined): FieldError[] {

@@ -9,12 +9,11 @@ import {
   ApiError,
   BadRequestError,
   ConflictError,
-  isObject,
-  type KubeObject,
   NotFoundError,
-  rfc3339,
   STALE_OBJECT_MESSAGE,
-} from "../../api/index.js";
+} from "../../api/errors.js";
+import { rfc3339 } from "../../api/time.js";
+import { isObject, type KubeObject } from "../../api/types.js";
 import { parseJson, parseYaml, readBody } from "../http/body.js";
 import { sendJson } from "../http/respond.js";
 import {

@@ -10,7 +10,7 @@ import {
   BadRequestError,
   RequestEntityTooLargeError,
   UnsupportedMediaTypeError,
-} from "../../api/index.js";
+} from "../../api/errors.js";
 import {
   decodeKubeProtobuf,
   PROTOBUF_CONTENT_TYPE,

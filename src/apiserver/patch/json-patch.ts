@@ -6,13 +6,8 @@
  * not say which operation failed — the library's explanation travels as `cause`.
  */
 import jsonpatch, { type Operation } from "fast-json-patch";
-import {
-  ApiError,
-  BadRequestError,
-  isObject,
-  type KubeObject,
-  RequestEntityTooLargeError,
-} from "../../api/index.js";
+import { ApiError, BadRequestError, RequestEntityTooLargeError } from "../../api/errors.js";
+import { isObject, type KubeObject } from "../../api/types.js";
 import { goJsonTypeName } from "./json-value.js";
 
 /** kube's `maxJSONPatchOperations`. */

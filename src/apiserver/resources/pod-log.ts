@@ -11,11 +11,9 @@ import {
   ApiError,
   BadRequestError,
   MethodNotAllowedError,
-  NODE_LOG_TOKEN_ANNOTATION,
-  type Node,
   NotFoundError,
-  type Pod,
-} from "../../api/index.js";
+} from "../../api/errors.js";
+import { NODE_LOG_TOKEN_ANNOTATION, type Node, type Pod } from "../../api/pod.js";
 import type { RequestContext } from "../handlers/context.js";
 import { parseInt64 } from "../handlers/list-options.js";
 

@@ -6,8 +6,9 @@
  * kube's canonical form. Enforcement is admission's (`admission/limit-ranger.ts`,
  * `admission/resource-quota.ts`); usage accounting is `api/quota-usage.ts`.
  */
-import type { KubeObject, ResourceQuota } from "../../api/index.js";
-import { canonicalQuantity } from "../../api/index.js";
+import type { ResourceQuota } from "../../api/quota-usage.js";
+import { canonicalQuantity } from "../../api/resource-list.js";
+import type { KubeObject } from "../../api/types.js";
 import { limitRangeSchema, resourceQuotaSchema } from "../schemas/index.js";
 import {
   canonicalQuota,

@@ -1,7 +1,8 @@
 /** The storage kinds' validation rules, one by one, with kube's field paths and wording. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { FieldError, KubeObject } from "../../api/index.js";
+import type { FieldError } from "../../api/errors.js";
+import type { KubeObject } from "../../api/types.js";
 import {
   validatePersistentVolume,
   validatePersistentVolumeClaim,

@@ -8,22 +8,16 @@
  * a bound claim.
  */
 import { isDeepStrictEqual } from "node:util";
-import type { KubeObject } from "../../api/index.js";
+import { type FieldError, forbiddenValue, invalidValue, requiredValue } from "../../api/errors.js";
+import { dns1123Subdomain, qualifiedName } from "../../api/names.js";
+import { compareQuantities, isQuantity, quantityValue } from "../../api/quantity.js";
 import {
   ACCESS_MODES,
-  compareQuantities,
-  dns1123Subdomain,
-  type FieldError,
-  forbiddenValue,
-  invalidValue,
-  isQuantity,
   type PersistentVolume,
   type PersistentVolumeClaim,
-  qualifiedName,
-  quantityValue,
-  requiredValue,
   type StorageClass,
-} from "../../api/index.js";
+} from "../../api/storage.js";
+import type { KubeObject } from "../../api/types.js";
 import { VOLUME_SOURCES } from "../schemas/volume-common.js";
 
 function notSupported(field: string, value: unknown, supported: readonly string[]): FieldError {

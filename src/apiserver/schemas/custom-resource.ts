@@ -4,7 +4,8 @@
  * resource, whatever the CRD says (a CRD may only constrain `metadata.name` and
  * `metadata.generateName`).
  */
-import type { GroupVersionKind, Schema } from "../../api/index.js";
+import type { Schema } from "../../api/schema.js";
+import type { GroupVersionKind } from "../../api/types.js";
 import { metadataProperty, typeMetaProperties } from "./kind.js";
 
 /** Merges the CRD's own constraints on `metadata.name`/`generateName` into ObjectMeta. */

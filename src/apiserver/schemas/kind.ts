@@ -2,7 +2,8 @@
  * The envelope every kind's schema shares: `apiVersion`, `kind`, inline
  * `metadata` (ObjectMeta) and the `x-kubernetes-group-version-kind` list.
  */
-import type { GroupVersionKind, Schema } from "../../api/index.js";
+import type { Schema } from "../../api/schema.js";
+import type { GroupVersionKind } from "../../api/types.js";
 import { str } from "./builders.js";
 import { OBJECT_META_DESCRIPTION, objectMeta } from "./object-meta.js";
 

@@ -5,8 +5,6 @@
  * a `storage` mapping is read and written under the mapped resource's keys and
  * converted on the way (`storedResource`, `decodeAs`, `encodeAs`).
  */
-
-import type { KubeObject } from "../../api/index.js";
 import {
   AlreadyExistsError,
   ConflictError,
@@ -14,14 +12,15 @@ import {
   InternalError,
   NotFoundError,
   STALE_OBJECT_MESSAGE,
-} from "../../api/index.js";
-import type { Backend, KeyValue } from "../../storage/index.js";
+} from "../../api/errors.js";
+import type { KubeObject } from "../../api/types.js";
+import type { Backend, KeyValue } from "../../storage/backend.js";
 import {
   CompactedError,
   KeyExistsError,
   KeyNotFoundError,
   RevisionMismatchError,
-} from "../../storage/index.js";
+} from "../../storage/errors.js";
 import { assertEncodedDepth } from "../http/body-depth.js";
 import type { ResourceType } from "../resources/resource-type.js";
 import { decodeContinue, encodeContinue } from "./continue-token.js";

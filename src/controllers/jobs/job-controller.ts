@@ -16,16 +16,16 @@
  * missed and never created twice.
  */
 
-import type { Pod } from "../../api/index.js";
 import {
-  hasCode,
   type Job,
   type JobCondition,
   type JobStatus,
   jobFinishedAs,
-  rfc3339,
   trueCondition,
-} from "../../api/index.js";
+} from "../../api/batch.js";
+import { hasCode } from "../../api/errors.js";
+import type { Pod } from "../../api/pod.js";
+import { rfc3339 } from "../../api/time.js";
 import type { Client, EventRecorder } from "../../client/index.js";
 import { DONE, type Reconciler, type Result } from "../../runtime/index.js";
 import {

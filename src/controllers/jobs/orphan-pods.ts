@@ -6,8 +6,9 @@
  * touched.
  */
 
-import type { Pod } from "../../api/index.js";
-import { hasCode, type Job, jobFinishedAs } from "../../api/index.js";
+import { type Job, jobFinishedAs } from "../../api/batch.js";
+import { hasCode } from "../../api/errors.js";
+import type { Pod } from "../../api/pod.js";
 import type { Client, EventRecorder } from "../../client/index.js";
 import { DONE, type Reconciler, type Result } from "../../runtime/index.js";
 import { controllerRef, hasTrackingFinalizer } from "./job-pods.js";

@@ -5,8 +5,9 @@
  * `FailedDelete`). A pod already gone counts as deleted and released.
  */
 
-import type { Pod } from "../../api/index.js";
-import { hasCode, JOB_TRACKING_FINALIZER, type Job } from "../../api/index.js";
+import { JOB_TRACKING_FINALIZER, type Job } from "../../api/batch.js";
+import { hasCode } from "../../api/errors.js";
+import type { Pod } from "../../api/pod.js";
 import type { Client, EventRecorder } from "../../client/index.js";
 import { hasTrackingFinalizer, podFromTemplate } from "./job-pods.js";
 

@@ -7,8 +7,9 @@
  * conditions name the resources and finalizers that block.
  */
 
-import type { KubeObject } from "../../api/index.js";
-import { hasCode, rfc3339 } from "../../api/index.js";
+import { hasCode } from "../../api/errors.js";
+import { rfc3339 } from "../../api/time.js";
+import type { KubeObject } from "../../api/types.js";
 import type { Client } from "../../client/index.js";
 import {
   type DiscoveredResource,

@@ -14,7 +14,9 @@
  * Every write is guarded by the pod's uid or resourceVersion.
  */
 
-import { dns1123Subdomain, hasCode, rfc3339 } from "../../api/index.js";
+import { hasCode } from "../../api/errors.js";
+import { dns1123Subdomain } from "../../api/names.js";
+import { rfc3339 } from "../../api/time.js";
 import type { Client, EventRecorder } from "../../client/index.js";
 import { DONE, type Informer, type Reconciler, type Result } from "../../runtime/index.js";
 import type { NodeHealth } from "./node-health.js";

@@ -1,5 +1,5 @@
 /** The one status write both reconcilers make to pods: a merge patch guarded by resourceVersion. */
-import { hasCode } from "../../api/index.js";
+import { hasCode } from "../../api/errors.js";
 import type { StatusWriter } from "../../client/index.js";
 import type { PodView } from "./types.js";
 

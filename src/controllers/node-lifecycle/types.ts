@@ -5,14 +5,8 @@
  * controllers, so that `kubectl describe` reads the same as on a kube cluster.
  */
 
-import type {
-  KubeObject,
-  NodeCondition,
-  NodeStatus,
-  PodCondition,
-  PodSpec,
-  PodStatus,
-} from "../../api/index.js";
+import type { NodeCondition, NodeStatus, PodCondition, PodSpec, PodStatus } from "../../api/pod.js";
+import type { KubeObject } from "../../api/types.js";
 import type { Toleration as SchedulerToleration } from "../scheduler/index.js";
 
 export type { NodeCondition, PodCondition };

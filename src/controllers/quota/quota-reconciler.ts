@@ -9,21 +9,22 @@
  * is being deleted stops counting when its grace period ends; the quota is
  * looked at again then.
  */
-
-import type { Pod } from "../../api/index.js";
+import { hasCode } from "../../api/errors.js";
+import type { Pod } from "../../api/pod.js";
 import {
-  addLists,
-  canonicalList,
   evaluatorFor,
-  hasCode,
-  listsEqual,
-  maskList,
   podChargeEnds,
-  type ResourceList,
   type ResourceQuota,
   resourcesTracked,
   scopeSelectors,
-} from "../../api/index.js";
+} from "../../api/quota-usage.js";
+import {
+  addLists,
+  canonicalList,
+  listsEqual,
+  maskList,
+  type ResourceList,
+} from "../../api/resource-list.js";
 import type { Client } from "../../client/index.js";
 import { DONE, type Reconciler, type Result } from "../../runtime/index.js";
 import type { CountedKinds } from "./counted-kinds.js";

@@ -9,8 +9,9 @@
  * object first, and a conflict with another writer is retried by the runtime.
  */
 import { isDeepStrictEqual } from "node:util";
-import type { KubeObject, OwnerReference } from "../../api/index.js";
-import { hasCode, labelSelectorFromObject } from "../../api/index.js";
+import { hasCode } from "../../api/errors.js";
+import { labelSelectorFromObject } from "../../api/selectors.js";
+import type { KubeObject, OwnerReference } from "../../api/types.js";
 import type { Client } from "../../client/index.js";
 import { DONE, type Informer, type Reconciler, type Result } from "../../runtime/index.js";
 import { type DesiredSlice, desiredEndpoints } from "./endpoints-build.js";

@@ -11,7 +11,7 @@
  *
  * It reads the Service and its Endpoints through any Reader (a client or a cache).
  */
-import { hasCode } from "../../api/index.js";
+import { hasCode } from "../../api/errors.js";
 import type { Reader } from "../../client/index.js";
 import { type Endpoints, isHeadless, type Service } from "./types.js";
 

@@ -15,7 +15,7 @@ import {
   type PersistentVolume,
   type PersistentVolumeClaim,
   type VolumePhase,
-} from "../../api/index.js";
+} from "../../api/storage.js";
 import type { Client } from "../../client/index.js";
 
 function annotate<T extends PersistentVolume | PersistentVolumeClaim>(

@@ -10,8 +10,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { KubeList, KubeObject, Status } from "../../api/index.js";
-import { ConflictError, NotFoundError, STALE_OBJECT_MESSAGE } from "../../api/index.js";
+import { ConflictError, NotFoundError, STALE_OBJECT_MESSAGE } from "../../api/errors.js";
+import type { KubeList, KubeObject, Status } from "../../api/types.js";
 import {
   type ApplyOptions,
   type Client,

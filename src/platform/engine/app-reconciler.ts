@@ -15,9 +15,8 @@
  * carries the labels the engine applied it with (`ownership.ts`); any other
  * entry is left alone, reported with a Warning Event and dropped.
  */
-
-import type { KubeObject } from "../../api/index.js";
-import { hasCode } from "../../api/index.js";
+import { hasCode } from "../../api/errors.js";
+import type { KubeObject } from "../../api/types.js";
 import { type Client, type EventRecorder, isStatus } from "../../client/index.js";
 import {
   type Condition,

@@ -5,8 +5,8 @@
  * nearest ancestors running each module) and `_cluster`.
  */
 import { parse, stringify } from "yaml";
-import type { KubeObject } from "../../api/index.js";
-import { hasCode } from "../../api/index.js";
+import { hasCode } from "../../api/errors.js";
+import type { KubeObject } from "../../api/types.js";
 import type { Reader } from "../../client/index.js";
 
 export const VALUES_SECRET = "cozystack-values";

@@ -7,10 +7,9 @@ import {
   type FieldError,
   forbiddenValue,
   invalidValue,
-  labelValue,
-  qualifiedName,
   requiredValue,
-} from "../../../api/index.js";
+} from "../../../api/errors.js";
+import { labelValue, qualifiedName } from "../../../api/names.js";
 import { notSupported } from "../../validation/field-errors.js";
 import type { LabelSelector, MatchResources, NamedRuleWithOperations } from "./api-types.js";
 

@@ -5,9 +5,8 @@
  * groups × versions × resources incl. `*` and `pods/status`-style subresources,
  * scope, resourceNames). An empty resourceRules list does not constrain.
  */
-
-import type { KubeObject } from "../../../api/index.js";
-import { labelSelectorFromObject } from "../../../api/index.js";
+import { labelSelectorFromObject } from "../../../api/selectors.js";
+import type { KubeObject } from "../../../api/types.js";
 import type { LabelSelector, MatchResources, NamedRuleWithOperations } from "./api-types.js";
 
 /** The request as the matcher sees it. */

@@ -8,12 +8,11 @@
  * its reclaim policy keeps (Retain) or that failed to be freed is reported as
  * residue rather than waited on forever.
  */
-
-import type { KubeObject } from "../../../api/index.js";
-import { hasCode } from "../../../api/index.js";
+import { hasCode } from "../../../api/errors.js";
+import type { KubeObject } from "../../../api/types.js";
 import type { Client } from "../../../client/index.js";
 import type { HookContext, HookPermission, HookResult } from "../../engine/module.js";
-import { dataClaimName, ETCD_API_VERSION, LABEL_CLUSTER } from "../../operators/etcd/index.js";
+import { dataClaimName, ETCD_API_VERSION, LABEL_CLUSTER } from "../../operators/etcd/types.js";
 import { TLS_SECRETS } from "./naming.js";
 
 export const CLEANUP_PERMISSIONS: HookPermission[] = [

@@ -4,10 +4,10 @@
  * voter, auth on); otherwise the operator's own reason and message, with how
  * many members are ready.
  */
-import { hasCode } from "../../../api/index.js";
+import { hasCode } from "../../../api/errors.js";
 import type { Client } from "../../../client/index.js";
 import type { App, WorkloadReport } from "../../engine/module.js";
-import { ETCD_API_VERSION, type EtcdCluster } from "../../operators/etcd/index.js";
+import { ETCD_API_VERSION, type EtcdCluster } from "../../operators/etcd/types.js";
 
 export async function etcdStatus(app: App, reader: Client): Promise<WorkloadReport> {
   const name = app.metadata.name!;

@@ -8,9 +8,8 @@
  * deepest first), then its modules; only then does the engine delete the
  * namespace and the rest.
  */
-
-import type { KubeObject } from "../../../api/index.js";
-import { hasCode } from "../../../api/index.js";
+import { hasCode } from "../../../api/errors.js";
+import type { KubeObject } from "../../../api/types.js";
 import type { Client } from "../../../client/index.js";
 import type { ApplicationDefinition } from "../../definitions.js";
 import { valuesSecret } from "../../engine/context.js";

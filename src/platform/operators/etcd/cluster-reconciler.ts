@@ -6,9 +6,8 @@
  * picked up by the next pass. Members leave through their own finalizer
  * (member-reconciler.ts), which removes them from etcd.
  */
-
-import type { Pod } from "../../../api/index.js";
-import { hasCode } from "../../../api/index.js";
+import { hasCode } from "../../../api/errors.js";
+import type { Pod } from "../../../api/pod.js";
 import type { Client, EventRecorder } from "../../../client/index.js";
 import { DONE, type Reconciler, type Result } from "../../../runtime/index.js";
 import { clusterStatus, type PassOutcome, writeStatus } from "./cluster-status.js";

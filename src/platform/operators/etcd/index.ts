@@ -3,10 +3,8 @@ export { ETCD_CLUSTER_CRD, ETCD_CRDS, ETCD_MEMBER_CRD } from "./crds.js";
 export { effectiveOptions } from "./member-pod.js";
 export { type EtcdOperatorOptions, runEtcdOperator } from "./operator.js";
 export {
-  CLIENT_PORT,
   clientServiceName,
   clusterLabels,
-  dataClaimName,
   ETCD_API_VERSION,
   ETCD_GROUP,
   type EtcdCluster,

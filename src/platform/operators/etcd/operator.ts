@@ -4,9 +4,8 @@
  * its members or one of its pods changes (and periodically, for health); a
  * member when it or its pod changes.
  */
-
-import type { KubeObject } from "../../../api/index.js";
-import { hasCode } from "../../../api/index.js";
+import { hasCode } from "../../../api/errors.js";
+import type { KubeObject } from "../../../api/types.js";
 import { type Client, EventRecorder } from "../../../client/index.js";
 import { Controller, delay, Informer, objectKey } from "../../../runtime/index.js";
 import { ClusterReconciler } from "./cluster-reconciler.js";

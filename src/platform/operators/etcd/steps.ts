@@ -5,7 +5,7 @@
  * itself — a promotion before the learner caught up, a change within seconds
  * of the last — end the step quietly: the next pass, a second later, tries again.
  */
-import { hasCode } from "../../../api/index.js";
+import { hasCode } from "../../../api/errors.js";
 import type { Client, EventRecorder } from "../../../client/index.js";
 import type { EtcdApi, Membership } from "./etcd-api.js";
 import { ownerRef } from "./member-pod.js";
