@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { parse } from "yaml";
 import type { KubeObject } from "../api/types.js";
 import { errorText } from "../client/index.js";
-import { APPS_GROUP, APPS_VERSION } from "./engine/module.js";
+import { APPS_GROUP, APPS_VERSION } from "./apps-api.js";
 
 export const PLATFORM_GROUP = "hearth.io";
 export const PLATFORM_API_VERSION = `${PLATFORM_GROUP}/v1alpha1`;

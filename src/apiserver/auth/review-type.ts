@@ -35,7 +35,8 @@ export function reviewType(base: {
     strategicMergePatch: true,
     columns: [],
     schema: base.schema,
-    virtualCreate: async (ctx, body) => base.review(ctx, checkSchema(ctx, body)),
+    virtualCreate: async (ctx: RequestContext, body: KubeObject) =>
+      base.review(ctx, checkSchema(ctx, body)),
   };
 }
 

@@ -25,12 +25,13 @@ import {
   pruneUnknownFields,
   strictDecodingMessage,
 } from "../validation/index.js";
-import { fieldManager, fieldValidation, type RequestContext } from "./context.js";
+import { fieldValidation, type RequestContext } from "./context.js";
 import {
   immutableMetadataErrors,
   managedFieldsErrors,
   validateMetadata,
 } from "./metadata-rules.js";
+import { fieldManager } from "./request-options.js";
 
 /** Checks the body is an object of this resource's kind; fills apiVersion/kind if absent. */
 export function checkEnvelope(ctx: RequestContext, body: unknown): KubeObject {

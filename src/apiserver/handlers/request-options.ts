@@ -118,3 +118,25 @@ export function checkWriteOptions(
 export function isDryRun(ctx: RequestContext): boolean {
   return ctx.query.getAll("dryRun").length > 0;
 }
+
+/**
+ * The field manager: the query's (checked by `checkWriteOptions`), else kube's
+ * `prefixFromUserAgent` — the user agent up to its first `/`, without
+ * non-printable characters, cut to 128 bytes.
+ */
+export function fieldManager(ctx: RequestContext): string {
+  const explicit = ctx.query.get("fieldManager");
+  if (explicit) return explicit;
+  const agent = ctx.req.headers["user-agent"] ?? "unknown";
+  const slash = agent.indexOf("/");
+  let prefix = "";
+  let bytes = 0;
+  for (const ch of slash < 0 ? agent : agent.slice(0, slash)) {
+    if (!isPrintable(ch)) continue;
+    const size = Buffer.byteLength(ch);
+    if (bytes + size > FIELD_MANAGER_MAX_BYTES) break;
+    prefix += ch;
+    bytes += size;
+  }
+  return prefix || "unknown";
+}
