@@ -7,19 +7,10 @@ import { resolve } from "node:path";
 import { checkLayers } from "./layer-rules.js";
 import { sourceFiles } from "./source-files.js";
 
-/**
- * TEMPORARY — files the size rule skips until the change that splits them is
- * merged (i13-platform splits app-reconciler.ts). Empty this list at that merge;
- * nothing may be added to it.
- */
-const TEMPORARY_SIZE_EXEMPT: ReadonlySet<string> = new Set([
-  "src/platform/engine/app-reconciler.ts",
-]);
-
 function main(): void {
   const root = resolve(process.argv[2] ?? ".");
   const files = sourceFiles(root);
-  const problems = checkLayers(files, { sizeExempt: TEMPORARY_SIZE_EXEMPT });
+  const problems = checkLayers(files);
   if (problems.length > 0) {
     // exitCode, not exit(): exit() would cut a long report written to a pipe.
     process.stderr.write(`layer check failed:\n${problems.map((p) => `  ${p}`).join("\n")}\n`);

@@ -61,6 +61,7 @@ export {
   TooLargeResourceVersionError,
   UnsupportedMediaTypeError,
 } from "./errors.js";
+export { parseFieldRequirements } from "./field-selector.js";
 export {
   ANNOTATIONS_MAX_BYTES,
   configMapKey,

@@ -18,7 +18,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { Counter, Gauge, Histogram, register } from "prom-client";
-import { parseFieldRequirements } from "../api/field-selector.js";
+import { parseFieldRequirements } from "../api/index.js";
 import type { RequestInfo } from "./http/request-info.js";
 
 type CountLabel = "verb" | "group" | "version" | "resource" | "subresource" | "code";

@@ -7,7 +7,7 @@
  * balancer stops sending before the listener closes. The caches the server
  * needs are synced before it listens, so no check stands for them.
  */
-import type { Backend } from "../storage/backend.js";
+import type { Backend } from "../storage/index.js";
 import type { HealthCheck, HealthEndpoints } from "./readiness.js";
 
 /** How long the storage check waits for the backend before it calls it unreachable. */

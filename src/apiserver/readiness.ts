@@ -9,7 +9,7 @@
  * as in kube, that path needs credentials, the public root path withholds it.
  */
 import type { ServerResponse } from "node:http";
-import { ApiError } from "../api/errors.js";
+import { ApiError } from "../api/index.js";
 
 /** Undefined when the check passes, else why it does not. */
 export type HealthCheck = () => string | undefined | Promise<string | undefined>;

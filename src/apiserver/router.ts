@@ -5,8 +5,13 @@
  * namespace taken from it must be a valid path segment before any handler runs.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ApiError, BadRequestError, MethodNotAllowedError, NotFoundError } from "../api/errors.js";
-import { pathSegmentName } from "../api/names.js";
+import {
+  ApiError,
+  BadRequestError,
+  MethodNotAllowedError,
+  NotFoundError,
+  pathSegmentName,
+} from "../api/index.js";
 import { forbiddenMessage } from "./auth/forbidden.js";
 import { impersonate, requestsImpersonation } from "./auth/impersonation.js";
 import {

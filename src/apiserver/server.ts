@@ -9,7 +9,7 @@ import { setMaxListeners } from "node:events";
 import { createServer as createHttpServer, type IncomingMessage, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import type { Backend } from "../storage/backend.js";
+import type { Backend } from "../storage/index.js";
 import { LimitRanger } from "./admission/limit-ranger.js";
 import { NamespaceLifecycle } from "./admission/namespace-lifecycle.js";
 import { PodSecurity, type PodSecurityOptions } from "./admission/pod-security.js";

@@ -1,6 +1,5 @@
 /** A small flag parser: `--name value`, `--name=value`, boolean `--flag`. */
-import { parseGoDuration } from "../api/cron/index.js";
-import { isQuantity, quantityValue } from "../api/quantity.js";
+import { isQuantity, parseGoDuration, quantityValue } from "../api/index.js";
 import { errorText } from "../client/index.js";
 
 export interface ParsedArgs {

@@ -7,7 +7,7 @@
  * itself on its own client.
  */
 import { randomBytes } from "node:crypto";
-import type { AdmissionPlugin } from "../apiserver/admission/types.js";
+import type { AdmissionPlugin } from "../apiserver/index.js";
 import { createHttpClient, type HttpClient, type Reader } from "../client/index.js";
 import { HEARTH_ROOT } from "../node/index.js";
 import {

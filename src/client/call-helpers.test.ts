@@ -1,8 +1,8 @@
 /** refOf, ignoreNotFound, getOptional and errorText. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ApiError, ConflictError, NotFoundError } from "../api/errors.js";
-import type { KubeList, KubeObject } from "../api/types.js";
+import type { KubeList, KubeObject } from "../api/index.js";
+import { ApiError, ConflictError, NotFoundError } from "../api/index.js";
 import { errorText, getOptional, ignoreNotFound, isNotFound, refOf } from "./call-helpers.js";
 import type { ObjectRef, Reader } from "./interface.js";
 

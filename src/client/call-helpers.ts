@@ -3,8 +3,9 @@
  * object that may be absent, and turning any thrown value into text. They
  * replace the hand-written `catch (e) { if (404) … }` blocks.
  */
-import { hasCode } from "../api/errors.js";
-import type { KubeObject } from "../api/types.js";
+
+import type { KubeObject } from "../api/index.js";
+import { hasCode } from "../api/index.js";
 import type { CallOptions, ObjectRef, Reader } from "./interface.js";
 
 /** The reference that names `obj`, for `get`, `patch` and `delete`. */

@@ -1,8 +1,8 @@
 /** The event recorder against an in-memory Writer: naming, aggregation, and errors kept from the caller. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { NotFoundError } from "../api/errors.js";
-import type { KubeObject } from "../api/types.js";
+import type { KubeObject } from "../api/index.js";
+import { NotFoundError } from "../api/index.js";
 import { EventRecorder } from "./event-recorder.js";
 import type { ObjectRef, Writer } from "./interface.js";
 

@@ -9,9 +9,8 @@
  * `onError`, and writes beyond `maxPending` are dropped rather than queued.
  */
 
-import { ApiError } from "../api/errors.js";
-import { rfc3339 } from "../api/time.js";
-import type { KubeObject } from "../api/types.js";
+import type { KubeObject } from "../api/index.js";
+import { ApiError, rfc3339 } from "../api/index.js";
 import type { Writer } from "./interface.js";
 
 export type EventType = "Normal" | "Warning";

@@ -5,8 +5,8 @@
  */
 
 import type { IncomingMessage } from "node:http";
-import { BadRequestError } from "../api/errors.js";
-import type { KubeList, KubeObject, Status, WatchEvent } from "../api/types.js";
+import type { KubeList, KubeObject, Status, WatchEvent } from "../api/index.js";
+import { BadRequestError } from "../api/index.js";
 import { DiscoveryMapper } from "./discovery-mapper.js";
 import type {
   ApplyOptions,

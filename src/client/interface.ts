@@ -11,7 +11,7 @@ import {
   type KubeObject,
   type Status,
   type WatchEvent,
-} from "../api/types.js";
+} from "../api/index.js";
 
 /** A kind: what `list`, `watch` and `deleteCollection` address. */
 export interface TypeRef {

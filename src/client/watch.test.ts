@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import type { ServerResponse } from "node:http";
 import { after, before, beforeEach, describe, it } from "node:test";
-import { ApiError } from "../api/errors.js";
-import type { WatchEvent } from "../api/types.js";
+import type { WatchEvent } from "../api/index.js";
+import { ApiError } from "../api/index.js";
 import { FakeApiServer, sendJson, shutdown, statusBody, waitFor } from "./fake-apiserver.js";
 import { createHttpClient, type HttpClient } from "./http-client.js";
 

@@ -9,8 +9,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
-import type { Node, Pod } from "../api/pod.js";
-import type { KubeObject } from "../api/types.js";
+import type { KubeObject, Node, Pod } from "../api/index.js";
 import { type Client, EventRecorder, getOptional } from "../client/index.js";
 import { Controller, delay, Informer } from "../runtime/index.js";
 import { CrashLoopBackoff } from "./backoff.js";

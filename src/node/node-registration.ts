@@ -8,9 +8,7 @@
  * agent was cut off), as the kubelet posts a changed status at once.
  */
 
-import { hasCode } from "../api/errors.js";
-import { NODE, type Node } from "../api/pod.js";
-import { rfc3339 } from "../api/time.js";
+import { hasCode, NODE, type Node, rfc3339 } from "../api/index.js";
 import { type Client, getOptional, ignoreNotFound, isNotFound } from "../client/index.js";
 import { delay } from "../runtime/index.js";
 import { type NodeFacts, nodeObject } from "./node-object.js";

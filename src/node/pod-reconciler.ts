@@ -7,9 +7,7 @@
  */
 
 import { isDeepStrictEqual } from "node:util";
-import { hasCode } from "../api/errors.js";
-import { POD, type Pod, type PodStatus } from "../api/pod.js";
-import { rfc3339 } from "../api/time.js";
+import { hasCode, POD, type Pod, type PodStatus, rfc3339 } from "../api/index.js";
 import { type Client, ignoreNotFound, type ObjectRef } from "../client/index.js";
 import { DONE, type Reconciler, type Result } from "../runtime/index.js";
 import type { IpAllocator } from "./ip-allocator.js";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Probe } from "../api/pod.js";
+import type { Probe } from "../api/index.js";
 import { ContainerProber, type ProbeKind } from "./prober.js";
 
 const fast = (p: Partial<Probe> = {}): Probe => ({

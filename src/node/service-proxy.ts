@@ -10,7 +10,7 @@
  * backend. Everything closes when the signal aborts.
  */
 import { createServer, type Server, type Socket, connect as tcpConnect } from "node:net";
-import type { KubeObject } from "../api/types.js";
+import type { KubeObject } from "../api/index.js";
 import { type Client, errorText } from "../client/index.js";
 import { Controller, DONE, Informer, objectKey, type Reconciler } from "../runtime/index.js";
 

@@ -11,9 +11,8 @@
  */
 import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { configMapKey } from "../api/names.js";
-import type { Container, Pod, Volume } from "../api/pod.js";
-import type { KubeObject } from "../api/types.js";
+import type { Container, KubeObject, Pod, Volume } from "../api/index.js";
+import { configMapKey } from "../api/index.js";
 import { errorText } from "../client/index.js";
 import { objectData } from "./env.js";
 import {

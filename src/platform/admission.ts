@@ -6,7 +6,7 @@
  * the rules its component declares for the kind (`component.ts`).
  * Each refusal is a 422 naming the field and the rule; nothing is written.
  */
-import { type FieldError, forbiddenValue, InvalidError } from "../api/errors.js";
+import { type FieldError, forbiddenValue, InvalidError } from "../api/index.js";
 import type { Reader } from "../client/index.js";
 import { type AssembledPlatform, admissionRules } from "./assemble.js";
 import type { AdmissionRule, AppAdmissionRequest, ComponentContext } from "./component.js";

@@ -6,7 +6,7 @@
  * (the tenant ClusterRoles, the tenant-namespace guardrail, tenant-root); then,
  * once the controllers run, each component's seeds (the root Tenant).
  */
-import type { KubeObject } from "../api/types.js";
+import type { KubeObject } from "../api/index.js";
 import type { Client } from "../client/index.js";
 import { type AssembledPlatform, appModules } from "./assemble.js";
 import { installCrds, waitServed } from "./crds.js";

@@ -11,8 +11,7 @@
  * - `admission`: checks on an app kind's spec, run in the apiserver's chain;
  * - `controllers`: long-running loops (operators), stopped by the signal.
  */
-import type { FieldError } from "../api/errors.js";
-import type { KubeObject } from "../api/types.js";
+import type { FieldError, KubeObject } from "../api/index.js";
 import type { Client, Reader } from "../client/index.js";
 import type { ApplicationDefinition } from "./definitions.js";
 import type { AppModule } from "./engine/module.js";

@@ -5,7 +5,7 @@
  * theirs is applied or any controller starts. (The app kinds' CRDs are not
  * among them: the engine derives each from its ApplicationDefinition.)
  */
-import type { KubeObject } from "../api/types.js";
+import type { KubeObject } from "../api/index.js";
 import { type Client, ignoreNotFound } from "../client/index.js";
 import { delay } from "../runtime/index.js";
 

@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
-import type { KubeObject } from "../api/types.js";
+import type { KubeObject } from "../api/index.js";
 import { errorText } from "../client/index.js";
 import { APPS_GROUP, APPS_VERSION } from "./apps-api.js";
 

@@ -8,7 +8,7 @@
  * Components add their own with `policy` and `binding` (the Tenant's
  * `hearth-tenant-namespace`, `apps/tenant/guardrail.ts`).
  */
-import type { KubeObject } from "../api/types.js";
+import type { KubeObject } from "../api/index.js";
 
 export const PLATFORM_USER = "system:hearth:platform";
 export const CONTROLLER_MANAGER_USER = "system:hearth:controller-manager";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { AlreadyExistsError, ConflictError, NotFoundError } from "../api/errors.js";
-import type { KubeObject } from "../api/types.js";
+import type { KubeObject } from "../api/index.js";
+import { AlreadyExistsError, ConflictError, NotFoundError } from "../api/index.js";
 import type { ObjectRef } from "../client/index.js";
 import { inspectCert, signedBy } from "../pki/index.js";
 import {

@@ -6,8 +6,9 @@
  * again only when what it holds no longer fits — another CA, a name or address
  * missing, another CN or usage, near expiry.
  */
-import { hasCode } from "../api/errors.js";
-import type { KubeObject, OwnerReference } from "../api/types.js";
+
+import type { KubeObject, OwnerReference } from "../api/index.js";
+import { hasCode } from "../api/index.js";
 import { getOptional, type Reader, type Writer } from "../client/index.js";
 import { certMismatch, createCA, issueLeaf, type KeyPair, type WantedCert } from "../pki/index.js";
 

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ApiError } from "../api/errors.js";
-import type { KubeList, KubeObject, WatchEvent } from "../api/types.js";
+import type { KubeList, KubeObject, WatchEvent } from "../api/index.js";
+import { ApiError } from "../api/index.js";
 import type { Reader, TypeRef, Watcher } from "../client/index.js";
 import { Informer } from "./informer.js";
 

@@ -5,8 +5,9 @@
  * relists (and reports objects that vanished meanwhile as deleted). Runs until
  * its signal aborts.
  */
-import { hasCode } from "../api/errors.js";
-import type { KubeObject } from "../api/types.js";
+
+import type { KubeObject } from "../api/index.js";
+import { hasCode } from "../api/index.js";
 import type { Reader, Watcher } from "../client/index.js";
 import { watchRestarts } from "./metrics.js";
 

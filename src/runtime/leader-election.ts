@@ -4,7 +4,7 @@
  * down (aborting the leader's signal) when it cannot renew within the deadline.
  * Writes are guarded by resourceVersion, so two candidates never both win.
  */
-import type { KubeObject } from "../api/types.js";
+import type { KubeObject } from "../api/index.js";
 import { getOptional, type Reader, type Writer } from "../client/index.js";
 import { delay } from "./informer.js";
 

@@ -9,14 +9,17 @@ import { randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import {
   BadRequestError,
+  dns1123Label,
+  dns1123Subdomain,
   type FieldError,
   InvalidError,
   invalidValue,
+  isObject,
+  type KubeObject,
+  pathSegmentName,
   requiredValue,
-} from "../../api/errors.js";
-import { dns1123Label, dns1123Subdomain, pathSegmentName } from "../../api/names.js";
-import { rfc3339 } from "../../api/time.js";
-import { isObject, type KubeObject } from "../../api/types.js";
+  rfc3339,
+} from "../../api/index.js";
 import { updateManagedFields } from "../patch/index.js";
 import { apiVersionOf, type ResourceType } from "../resources/resource-type.js";
 import {

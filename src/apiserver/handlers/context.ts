@@ -4,8 +4,8 @@
  */
 
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { KubeObject } from "../../api/types.js";
-import type { Backend } from "../../storage/backend.js";
+import type { KubeObject } from "../../api/index.js";
+import type { Backend } from "../../storage/index.js";
 import type { NamespaceLifecycle } from "../admission/namespace-lifecycle.js";
 import type { AdmissionChain, AdmissionOperation } from "../admission/types.js";
 import type { ServiceAccountTokens } from "../auth/service-account-tokens.js";

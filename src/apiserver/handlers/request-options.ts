@@ -8,7 +8,7 @@
  * `CreateOptions.meta.k8s.io ""` (or Update/Patch), and nothing has been read or
  * written when it is thrown.
  */
-import { type FieldError, InvalidError } from "../../api/errors.js";
+import { type FieldError, InvalidError } from "../../api/index.js";
 import type { RequestContext } from "./context.js";
 
 export const FIELD_MANAGER_MAX_BYTES = 128;

@@ -9,10 +9,11 @@
  * resourceVersion the server has not reached yet is watched from, as kube's
  * watch cache does: its events arrive once they happen.
  */
-import { ApiError, ExpiredError } from "../../api/errors.js";
-import type { KubeObject, WatchEventType } from "../../api/types.js";
-import type { StorageEvent } from "../../storage/backend.js";
-import { CompactedError } from "../../storage/errors.js";
+
+import type { KubeObject, WatchEventType } from "../../api/index.js";
+import { ApiError, ExpiredError } from "../../api/index.js";
+import type { StorageEvent } from "../../storage/index.js";
+import { CompactedError } from "../../storage/index.js";
 import { negotiate } from "../http/respond.js";
 import { trackLongRunning } from "../metrics.js";
 import { apiVersionOf } from "../resources/resource-type.js";

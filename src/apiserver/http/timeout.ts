@@ -14,7 +14,7 @@
  * portforward, proxy) streams for as long as it needs.
  */
 import type { ServerResponse } from "node:http";
-import { ApiError, BadRequestError } from "../../api/errors.js";
+import { ApiError, BadRequestError } from "../../api/index.js";
 import { DurationError, parseGoDuration } from "./go-duration.js";
 import type { RequestInfo } from "./request-info.js";
 import { sendError } from "./respond.js";

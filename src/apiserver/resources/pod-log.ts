@@ -11,9 +11,11 @@ import {
   ApiError,
   BadRequestError,
   MethodNotAllowedError,
+  NODE_LOG_TOKEN_ANNOTATION,
+  type Node,
   NotFoundError,
-} from "../../api/errors.js";
-import { NODE_LOG_TOKEN_ANNOTATION, type Node, type Pod } from "../../api/pod.js";
+  type Pod,
+} from "../../api/index.js";
 import type { RequestContext } from "../handlers/context.js";
 import { parseInt64 } from "../handlers/list-options.js";
 import { trackLongRunning } from "../metrics.js";

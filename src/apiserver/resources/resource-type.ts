@@ -3,9 +3,7 @@
  * its REST names, scope, schema, table columns and the kind-specific hooks the
  * generic store calls. Every kind the apiserver serves is one of these.
  */
-import type { FieldError } from "../../api/errors.js";
-import type { Schema } from "../../api/schema.js";
-import type { KubeObject } from "../../api/types.js";
+import type { FieldError, KubeObject, Schema } from "../../api/index.js";
 
 export interface TableColumn {
   name: string;

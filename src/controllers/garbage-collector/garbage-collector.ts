@@ -7,7 +7,7 @@
  * that finalizer goes. Cluster-scoped owners of namespaced dependents work. Keys
  * are object uids; every decision is re-derived from the graph and the API.
  */
-import type { KubeObject, OwnerReference } from "../../api/types.js";
+import type { KubeObject, OwnerReference } from "../../api/index.js";
 import { type Client, getOptional, ignoreNotFound } from "../../client/index.js";
 import { Controller, DONE, type Reconciler, type Result } from "../../runtime/index.js";
 import { FOREGROUND, Graph, type GraphNode, nodeOf, ORPHAN } from "./graph.js";

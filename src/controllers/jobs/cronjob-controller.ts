@@ -9,10 +9,17 @@
  * the next time comes (`requeueAfter`; it never sleeps). The clock is injected.
  */
 
-import { type CronJob, type CronJobStatus, type Job, jobFinishedAs } from "../../api/batch.js";
-import { CronSyntaxError, parseSchedule, timeZoneError } from "../../api/cron/index.js";
-import { hasCode } from "../../api/errors.js";
-import { rfc3339 } from "../../api/time.js";
+import {
+  type CronJob,
+  type CronJobStatus,
+  CronSyntaxError,
+  hasCode,
+  type Job,
+  jobFinishedAs,
+  parseSchedule,
+  rfc3339,
+  timeZoneError,
+} from "../../api/index.js";
 import {
   type Client,
   type EventRecorder,

@@ -16,15 +16,15 @@
  * missed and never created twice.
  */
 
+import type { Pod } from "../../api/index.js";
 import {
   type Job,
   type JobCondition,
   type JobStatus,
   jobFinishedAs,
+  rfc3339,
   trueCondition,
-} from "../../api/batch.js";
-import type { Pod } from "../../api/pod.js";
-import { rfc3339 } from "../../api/time.js";
+} from "../../api/index.js";
 import { type Client, type EventRecorder, getOptional } from "../../client/index.js";
 import { DONE, type Reconciler, type Result } from "../../runtime/index.js";
 import {

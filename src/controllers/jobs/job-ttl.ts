@@ -5,8 +5,8 @@
  * again when the time comes.
  */
 
-import type { Job } from "../../api/batch.js";
-import { hasCode } from "../../api/errors.js";
+import type { Job } from "../../api/index.js";
+import { hasCode } from "../../api/index.js";
 import type { Client } from "../../client/index.js";
 import { DONE, type Result } from "../../runtime/index.js";
 

@@ -6,8 +6,8 @@
  * touched.
  */
 
-import { type Job, jobFinishedAs } from "../../api/batch.js";
-import type { Pod } from "../../api/pod.js";
+import type { Pod } from "../../api/index.js";
+import { type Job, jobFinishedAs } from "../../api/index.js";
 import { type Client, type EventRecorder, getOptional } from "../../client/index.js";
 import { DONE, type Reconciler, type Result } from "../../runtime/index.js";
 import { controllerRef, hasTrackingFinalizer } from "./job-pods.js";

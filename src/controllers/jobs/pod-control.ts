@@ -5,9 +5,8 @@
  * `FailedDelete`). A pod already gone counts as deleted and released.
  */
 
-import { JOB_TRACKING_FINALIZER, type Job } from "../../api/batch.js";
-import { hasCode } from "../../api/errors.js";
-import type { Pod } from "../../api/pod.js";
+import type { Pod } from "../../api/index.js";
+import { hasCode, JOB_TRACKING_FINALIZER, type Job } from "../../api/index.js";
 import {
   type Client,
   type EventRecorder,

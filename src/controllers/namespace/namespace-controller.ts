@@ -7,8 +7,8 @@
  * conditions name the resources and finalizers that block.
  */
 
-import { rfc3339 } from "../../api/time.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
+import { rfc3339 } from "../../api/index.js";
 import {
   type Client,
   errorText,

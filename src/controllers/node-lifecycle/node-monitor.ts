@@ -10,7 +10,7 @@
  * unreachable taints come with Unknown and go when the agent posts Ready=True
  * again. A node not yet silent is looked at again when it would become so.
  */
-import { rfc3339 } from "../../api/time.js";
+import { rfc3339 } from "../../api/index.js";
 import type { Client, EventRecorder } from "../../client/index.js";
 import { DONE, type Informer, type Reconciler, type Result } from "../../runtime/index.js";
 import { type NodeHealth, silentConditions } from "./node-health.js";

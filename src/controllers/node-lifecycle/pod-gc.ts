@@ -14,9 +14,7 @@
  * Every write is guarded by the pod's uid or resourceVersion.
  */
 
-import { hasCode } from "../../api/errors.js";
-import { dns1123Subdomain } from "../../api/names.js";
-import { rfc3339 } from "../../api/time.js";
+import { dns1123Subdomain, hasCode, rfc3339 } from "../../api/index.js";
 import { type Client, type EventRecorder, getOptional } from "../../client/index.js";
 import { DONE, type Informer, type Reconciler, type Result } from "../../runtime/index.js";
 import type { NodeHealth } from "./node-health.js";

@@ -9,22 +9,21 @@
  * is being deleted stops counting when its grace period ends; the quota is
  * looked at again then.
  */
-import { hasCode } from "../../api/errors.js";
-import type { Pod } from "../../api/pod.js";
-import {
-  evaluatorFor,
-  podChargeEnds,
-  type ResourceQuota,
-  resourcesTracked,
-  scopeSelectors,
-} from "../../api/quota-usage.js";
+
+import type { Pod } from "../../api/index.js";
 import {
   addLists,
   canonicalList,
+  evaluatorFor,
+  hasCode,
   listsEqual,
   maskList,
+  podChargeEnds,
   type ResourceList,
-} from "../../api/resource-list.js";
+  type ResourceQuota,
+  resourcesTracked,
+  scopeSelectors,
+} from "../../api/index.js";
 import { type Client, getOptional } from "../../client/index.js";
 import { DONE, type Reconciler, type Result } from "../../runtime/index.js";
 import type { CountedKinds } from "./counted-kinds.js";

@@ -8,8 +8,9 @@
  * Warning Event, and is looked at again when a Node changes, when a bound pod goes
  * away or finishes, and every `retryMs`.
  */
-import { rfc3339 } from "../../api/time.js";
-import type { KubeObject } from "../../api/types.js";
+
+import type { KubeObject } from "../../api/index.js";
+import { rfc3339 } from "../../api/index.js";
 import { type Client, EventRecorder } from "../../client/index.js";
 import {
   Controller,

@@ -9,9 +9,8 @@
  * object first, and a conflict with another writer is retried by the runtime.
  */
 import { isDeepStrictEqual } from "node:util";
-import { hasCode } from "../../api/errors.js";
-import { labelSelectorFromObject } from "../../api/selectors.js";
-import type { KubeObject, OwnerReference } from "../../api/types.js";
+import type { KubeObject, OwnerReference } from "../../api/index.js";
+import { hasCode, labelSelectorFromObject } from "../../api/index.js";
 import { type Client, getOptional, refOf } from "../../client/index.js";
 import { DONE, type Informer, type Reconciler, type Result } from "../../runtime/index.js";
 import { type DesiredSlice, desiredEndpoints } from "./endpoints-build.js";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { NotFoundError } from "../../api/errors.js";
-import type { KubeList, KubeObject } from "../../api/types.js";
+import type { KubeList, KubeObject } from "../../api/index.js";
+import { NotFoundError } from "../../api/index.js";
 import type { ObjectRef, Reader } from "../../client/index.js";
 import { parseServiceName, ResolveError, resolveHost, resolveService } from "./resolver.js";
 

@@ -4,12 +4,12 @@
  * start when absent, and marked default only when no other class is — an admin
  * who made another class the default keeps it.
  */
-import { hasCode } from "../../api/errors.js";
 import {
   chooseDefaultClass,
   DEFAULT_CLASS_ANNOTATION,
+  hasCode,
   type StorageClass,
-} from "../../api/storage.js";
+} from "../../api/index.js";
 import type { Client } from "../../client/index.js";
 import {
   DEFAULT_CLASS_NAME,

@@ -11,16 +11,16 @@
  * list of volumes, so two claims never both take the last free bytes.
  */
 
-import { hasCode } from "../../api/errors.js";
-import { formatBytes } from "../../api/quantity.js";
 import {
   ANN_BOUND_BY_CONTROLLER,
   ANN_PROVISIONED_BY,
   ANN_SELECTED_NODE,
+  formatBytes,
+  hasCode,
   type PersistentVolume,
   type PersistentVolumeClaim,
   type StorageClass,
-} from "../../api/storage.js";
+} from "../../api/index.js";
 import type { Client } from "../../client/index.js";
 import { capacityBytes, requestedBytes } from "./matching.js";
 import {

@@ -2,8 +2,9 @@
  * Names the storage controllers own — Hearth's provisioner, its pool label and
  * finalizer — and small helpers to read objects that may be gone.
  */
-import { ANN_PROVISIONED_BY } from "../../api/storage.js";
-import type { KubeObject } from "../../api/types.js";
+
+import type { KubeObject } from "../../api/index.js";
+import { ANN_PROVISIONED_BY } from "../../api/index.js";
 import { getOptional, type Reader } from "../../client/index.js";
 
 /** The provisioner of the default class: directories in `DIR/volumes`. */

@@ -13,9 +13,8 @@
  * still mount it. Pods that finished (Succeeded, Failed) and pods deleted with
  * grace 0 do not count: nothing of theirs runs.
  */
-import type { PersistentVolume, PersistentVolumeClaim } from "../../api/storage.js";
-import { PV_PROTECTION_FINALIZER, PVC_PROTECTION_FINALIZER } from "../../api/storage.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject, PersistentVolume, PersistentVolumeClaim } from "../../api/index.js";
+import { PV_PROTECTION_FINALIZER, PVC_PROTECTION_FINALIZER } from "../../api/index.js";
 import type { Client } from "../../client/index.js";
 import { DONE, type Reconciler, type Result } from "../../runtime/index.js";
 import { getOrUndefined, hasFinalizer, PV, PVC, splitKey, withFinalizer } from "./names.js";

@@ -8,9 +8,8 @@
  */
 
 import { setMaxListeners } from "node:events";
-import type { PersistentVolume, PersistentVolumeClaim } from "../../api/storage.js";
-import { claimKeyOf } from "../../api/storage.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject, PersistentVolume, PersistentVolumeClaim } from "../../api/index.js";
+import { claimKeyOf } from "../../api/index.js";
 import { type Client, EventRecorder } from "../../client/index.js";
 import { Controller, delay, Informer, objectKey } from "../../runtime/index.js";
 import { ClaimReconciler } from "./claim-controller.js";

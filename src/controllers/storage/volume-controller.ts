@@ -13,7 +13,7 @@
  * A pool volume deleted directly (`kubectl delete pv`) is held by
  * `hearth.io/volume-directory` until it is no longer bound, then freed the same way.
  */
-import type { PersistentVolume, PersistentVolumeClaim } from "../../api/storage.js";
+import type { PersistentVolume, PersistentVolumeClaim } from "../../api/index.js";
 import { type Client, type EventRecorder, errorText, ignoreNotFound } from "../../client/index.js";
 import { DONE, type Reconciler, type Result } from "../../runtime/index.js";
 import { setVolumePhase } from "./binding.js";

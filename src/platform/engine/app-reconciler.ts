@@ -16,7 +16,7 @@
  * carries the labels the engine applied it with (`ownership.ts`); any other
  * entry is left alone, reported with a Warning Event and dropped.
  */
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 import { errorText, getOptional } from "../../client/index.js";
 import {
   DONE,

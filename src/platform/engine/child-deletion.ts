@@ -3,7 +3,7 @@
  * object the engine applied for this app (`ownership.ts`), only the object just
  * checked (a uid precondition), and answering whether anything of it is left.
  */
-import { hasCode } from "../../api/errors.js";
+import { hasCode } from "../../api/index.js";
 import { errorText, isStatus } from "../../client/index.js";
 import type { EngineContext } from "./engine-context.js";
 import { describeEntry } from "./inventory.js";

@@ -5,7 +5,7 @@
  * nearest ancestors running each module) and `_cluster`.
  */
 import { parse, stringify } from "yaml";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 import { getOptional, type Reader } from "../../client/index.js";
 
 export const VALUES_SECRET = "cozystack-values";

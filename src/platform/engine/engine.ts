@@ -5,7 +5,7 @@
  * `apps.cozystack.io/v1alpha1` (owned by the definition) and reports on the
  * definition whether it is served. Definitions without a module are not served.
  */
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 import { type Client, EventRecorder, getOptional, isNotFound } from "../../client/index.js";
 import {
   Controller,

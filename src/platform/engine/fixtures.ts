@@ -6,8 +6,8 @@
  * drive the reconciler through a real apiserver.
  */
 import assert from "node:assert/strict";
-import { ConflictError, NotFoundError, STALE_OBJECT_MESSAGE } from "../../api/errors.js";
-import type { KubeList, KubeObject, Status } from "../../api/types.js";
+import type { KubeList, KubeObject, Status } from "../../api/index.js";
+import { ConflictError, NotFoundError, STALE_OBJECT_MESSAGE } from "../../api/index.js";
 import {
   type ApplyOptions,
   type Client,

@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { hasCode } from "../../api/errors.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
+import { hasCode } from "../../api/index.js";
 import type { Client } from "../../client/index.js";
 import { limitedClient } from "./limited-client.js";
 import type { HookPermission } from "./module.js";

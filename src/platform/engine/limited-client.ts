@@ -3,7 +3,7 @@
  * Anything else is refused with a Forbidden error before a request is sent, so a
  * hook cannot reach beyond what its module says it needs.
  */
-import { ForbiddenError } from "../../api/errors.js";
+import { ForbiddenError } from "../../api/index.js";
 import type { Client } from "../../client/index.js";
 import type { HookPermission } from "./module.js";
 

@@ -5,7 +5,7 @@
  * limited to what they declare; `status` reads the children back into
  * conditions. One module per app, one folder per module under `platform/apps/`.
  */
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 import type { Client } from "../../client/index.js";
 import type { Condition } from "../../runtime/index.js";
 import type { ApplicationDefinition } from "../definitions.js";

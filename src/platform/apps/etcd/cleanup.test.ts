@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { NotFoundError } from "../../../api/errors.js";
-import type { KubeList, KubeObject } from "../../../api/types.js";
+import type { KubeList, KubeObject } from "../../../api/index.js";
+import { NotFoundError } from "../../../api/index.js";
 import type { Client, ListOptions, ObjectRef, TypeRef } from "../../../client/index.js";
 import { limitedClient } from "../../engine/limited-client.js";
 import { APPS_API_VERSION, type HookResult } from "../../engine/module.js";

@@ -8,10 +8,10 @@
  * its reclaim policy keeps (Retain) or that failed to be freed is reported as
  * residue rather than waited on forever.
  */
-import type { KubeObject } from "../../../api/types.js";
+import type { KubeObject } from "../../../api/index.js";
 import { type Client, ignoreNotFound } from "../../../client/index.js";
 import type { HookContext, HookPermission, HookResult } from "../../engine/module.js";
-import { dataClaimName, ETCD_API_VERSION, LABEL_CLUSTER } from "../../operators/etcd/types.js";
+import { dataClaimName, ETCD_API_VERSION, LABEL_CLUSTER } from "../../operators/etcd/index.js";
 import { TLS_SECRETS } from "./naming.js";
 
 export const CLEANUP_PERMISSIONS: HookPermission[] = [

@@ -1,8 +1,8 @@
 /** The Etcd app's readiness, read from its EtcdCluster's status. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { NotFoundError } from "../../../api/errors.js";
-import type { KubeObject } from "../../../api/types.js";
+import type { KubeObject } from "../../../api/index.js";
+import { NotFoundError } from "../../../api/index.js";
 import type { Client, ObjectRef } from "../../../client/index.js";
 import { APPS_API_VERSION, type App } from "../../engine/module.js";
 import { etcdStatus } from "./status.js";

@@ -6,7 +6,7 @@
  */
 import { type Client, getOptional } from "../../../client/index.js";
 import type { App, WorkloadReport } from "../../engine/module.js";
-import { ETCD_API_VERSION, type EtcdCluster } from "../../operators/etcd/types.js";
+import { ETCD_API_VERSION, type EtcdCluster } from "../../operators/etcd/index.js";
 
 export async function etcdStatus(app: App, reader: Client): Promise<WorkloadReport> {
   const name = app.metadata.name!;

@@ -5,14 +5,16 @@
  * refused; its quota may not exceed what its parent tenant has left (the
  * parent's `tenant-quota` minus what its other child tenants were given).
  */
-import { type FieldError, forbiddenValue, invalidValue } from "../../../api/errors.js";
-import { compareQuantities } from "../../../api/quantity.js";
 import {
   addLists,
+  compareQuantities,
+  type FieldError,
+  forbiddenValue,
+  invalidValue,
   maskList,
   type ResourceList,
   subtractLists,
-} from "../../../api/resource-list.js";
+} from "../../../api/index.js";
 import { getOptional, type Reader } from "../../../client/index.js";
 import type { AdmissionRule, AppAdmissionRequest, ComponentContext } from "../../component.js";
 import { APPS_API_VERSION } from "../../engine/module.js";

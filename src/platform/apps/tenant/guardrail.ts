@@ -5,7 +5,7 @@
  * Tenant. A cluster admin can force it by labelling the namespace
  * `platform.cozystack.io/allow-direct-delete=true` first.
  */
-import type { KubeObject } from "../../../api/types.js";
+import type { KubeObject } from "../../../api/index.js";
 import { LABEL_APP_KIND } from "../../engine/module.js";
 import { binding, CONTROLLER_MANAGER_USER, PLATFORM_USER, policy } from "../../guardrails.js";
 import { PARENT_ANNOTATION } from "./naming.js";

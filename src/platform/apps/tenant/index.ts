@@ -8,7 +8,7 @@
  * deepest first), then its modules; only then does the engine delete the
  * namespace and the rest.
  */
-import type { KubeObject } from "../../../api/types.js";
+import type { KubeObject } from "../../../api/index.js";
 import { type Client, getOptional, ignoreNotFound, refOf } from "../../../client/index.js";
 import type { Component, ComponentContext } from "../../component.js";
 import { type ApplicationDefinition, isModule } from "../../definitions.js";

@@ -6,7 +6,7 @@
  * picked up by the next pass. Members leave through their own finalizer
  * (member-reconciler.ts), which removes them from etcd.
  */
-import type { Pod } from "../../../api/pod.js";
+import type { Pod } from "../../../api/index.js";
 import { type Client, type EventRecorder, errorText, getOptional } from "../../../client/index.js";
 import { DONE, type Reconciler, type Result } from "../../../runtime/index.js";
 import { clusterStatus, type PassOutcome, writeStatus } from "./cluster-status.js";

@@ -23,3 +23,4 @@ export const etcdOperatorComponent: Component = {
   crds: ETCD_CRDS,
   controllers: [{ name: "etcd-operator", run: runEtcdOperator }],
 };
+export { CLIENT_PORT, dataClaimName } from "./types.js";

@@ -7,8 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { NotFoundError } from "../../../api/errors.js";
-import type { KubeObject } from "../../../api/types.js";
+import type { KubeObject } from "../../../api/index.js";
+import { NotFoundError } from "../../../api/index.js";
 import type { Client, EventRecorder, ObjectRef } from "../../../client/index.js";
 import { DONE } from "../../../runtime/index.js";
 import { MemberReconciler } from "./member-reconciler.js";

@@ -7,8 +7,7 @@
  * quorum; skipped when the whole cluster is being deleted or is gone, and
  * given up (with a Warning Event) after 5 minutes of failing.
  */
-import type { Pod } from "../../../api/pod.js";
-import type { KubeObject } from "../../../api/types.js";
+import type { KubeObject, Pod } from "../../../api/index.js";
 import { type Client, type EventRecorder, errorText, getOptional } from "../../../client/index.js";
 import { DONE, type Reconciler, type Result } from "../../../runtime/index.js";
 import type { TlsSecret } from "../../pki-secrets.js";

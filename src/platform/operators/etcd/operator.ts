@@ -4,7 +4,7 @@
  * its pods changes (and periodically, for health); a member when it or its
  * pod changes. Its CRDs are installed before it starts (`crds.ts`).
  */
-import type { KubeObject } from "../../../api/types.js";
+import type { KubeObject } from "../../../api/index.js";
 import { type Client, EventRecorder } from "../../../client/index.js";
 import { Controller, Informer, objectKey } from "../../../runtime/index.js";
 import { ClusterReconciler } from "./cluster-reconciler.js";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Pod } from "../../../api/pod.js";
+import type { Pod } from "../../../api/index.js";
 import type { Client, ObjectRef } from "../../../client/index.js";
 import type { ObservedMember } from "./plan.js";
 import { CERTS_ANNOTATION, labelRoles, markCertificates } from "./pod-marks.js";

@@ -7,7 +7,7 @@
  * re-issued certificates into the pod's secret volumes (etcd reads them again
  * on its next TLS handshake).
  */
-import type { Pod } from "../../../api/pod.js";
+import type { Pod } from "../../../api/index.js";
 import type { Client } from "../../../client/index.js";
 import type { ObservedMember } from "./plan.js";
 import { LABEL_COMPONENT, LABEL_ROLE } from "./types.js";
