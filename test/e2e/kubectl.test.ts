@@ -170,7 +170,9 @@ describe("kubectl against hearth up", () => {
     const r = await h.kubectl(["apply", "-f", "-"], { input: bad });
     assert.notEqual(r.code, 0);
     assert.match(r.stderr, /unknown field "spec.cronSpek"/);
-    assert.notEqual((await h.kubectl(["get", "crontab", "typo"])).code, 0);
+    const get = await h.kubectl(["get", "crontab", "typo"]);
+    assert.notEqual(get.code, 0, "nothing was stored");
+    assert.match(get.stderr, /\(NotFound\): crontabs\.stable\.example\.com "typo" not found/);
   });
 
   it("refuses a stale update with a Conflict", async () => {
