@@ -32,6 +32,8 @@ export interface EtcdTls {
 export interface EtcdProcess {
   /** Client URL, `http://ip:2379` or `https://ip:2379`. */
   endpoint: string;
+  /** The loopback address it listens on. */
+  address: string;
   pid: number;
   dataDir: string;
   /** CA and root client certificate (files in dataDir and PEM) when started with TLS. */
@@ -102,10 +104,17 @@ async function makeTls(dir: string, ip: string): Promise<EtcdTls> {
 
 /** Starts a one-member etcd and waits until it answers. */
 export async function startEtcd(
-  opts: { tls?: boolean; dir?: string; timeoutMs?: number } = {},
+  opts: {
+    tls?: boolean;
+    /** A directory the caller owns (and removes); with `address`, a restart on the same data. */
+    dir?: string;
+    /** The loopback address to listen on (a restarted member keeps its URLs). */
+    address?: string;
+    timeoutMs?: number;
+  } = {},
 ): Promise<EtcdProcess> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "hearth-etcd-"));
-  const ip = randomLoopback();
+  const ip = opts.address ?? randomLoopback();
   const scheme = opts.tls ? "https" : "http";
   const endpoint = `${scheme}://${ip}:2379`;
   const peer = `http://${ip}:2380`;
@@ -163,6 +172,7 @@ export async function startEtcd(
   }
   return {
     endpoint,
+    address: ip,
     pid,
     dataDir: dir,
     ...(tls ? { tls } : {}),
