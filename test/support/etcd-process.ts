@@ -144,8 +144,12 @@ export async function startEtcd(
   child.stderr?.on("data", (d) => {
     stderr = (stderr + d).slice(-4000);
   });
+  const spawnError = new Promise<Error>((r) => child.once("error", r));
   const pid = child.pid;
-  if (pid === undefined) throw new Error(`cannot start ${ETCD_BIN}`);
+  if (pid === undefined) {
+    if (!opts.dir) rmSync(dir, { recursive: true, force: true });
+    throw await spawnError;
+  }
   const kill = async () => {
     if (child.exitCode === null && child.signalCode === null) process.kill(pid, "SIGKILL");
     await exited(child);
