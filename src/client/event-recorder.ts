@@ -104,7 +104,11 @@ export class EventRecorder {
       const event = this.newEvent(involvedObject, type, reason, message, now);
       this.enqueue(previous, event, () =>
         this.client
-          .patch("v1", "Event", previous.name, previous.namespace, patch, "merge")
+          .patch(
+            { apiVersion: "v1", kind: "Event", name: previous.name, namespace: previous.namespace },
+            patch,
+            { type: "merge" },
+          )
           .then(() => undefined),
       );
       return;

@@ -14,6 +14,7 @@ import { dirname, join, relative } from "node:path";
 import { configMapKey } from "../api/names.js";
 import type { Container, Pod, Volume } from "../api/pod.js";
 import type { KubeObject } from "../api/types.js";
+import { errorText } from "../client/index.js";
 import { objectData } from "./env.js";
 import {
   type NodeAllocatable,
@@ -183,7 +184,7 @@ export async function prepareVolumes(ctx: VolumeContext): Promise<Map<string, Pr
         try {
           syncFiles(dir, files);
         } catch (e) {
-          throw setUpFailed(v, e instanceof Error ? e.message : String(e));
+          throw setUpFailed(v, errorText(e));
         }
       }
       out.set(v.name, { path: dir, readOnly: !v.emptyDir });

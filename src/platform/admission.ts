@@ -12,17 +12,11 @@
  *   keeps its storage class (`apps/etcd/admission.ts`).
  * Each refusal is a 422 naming the field and the rule; nothing is written.
  */
-import {
-  type FieldError,
-  forbiddenValue,
-  hasCode,
-  InvalidError,
-  invalidValue,
-} from "../api/errors.js";
+import { type FieldError, forbiddenValue, InvalidError, invalidValue } from "../api/errors.js";
 import { compareQuantities } from "../api/quantity.js";
 import { addLists, maskList, type ResourceList, subtractLists } from "../api/resource-list.js";
 import type { KubeObject } from "../api/types.js";
-import type { Reader } from "../client/index.js";
+import { getOptional, type Reader } from "../client/index.js";
 import { etcdSpecErrors } from "./apps/etcd/index.js";
 import { TENANT_MODULES } from "./apps/tenant/index.js";
 import { isTenantNamespace, tenantNameProblem } from "./apps/tenant/naming.js";
@@ -115,13 +109,8 @@ export class AppAdmission {
   }
 
   private async placement(reader: Reader, namespace: string): Promise<FieldError[]> {
-    let ns: KubeObject;
-    try {
-      ns = await reader.get("v1", "Namespace", namespace);
-    } catch (e) {
-      if (hasCode(e, 404)) return [];
-      throw e;
-    }
+    const ns = await getOptional(reader, { apiVersion: "v1", kind: "Namespace", name: namespace });
+    if (!ns) return [];
     if (isTenantNamespace(namespace, ns.metadata.labels)) return [];
     return [
       invalidValue(
@@ -139,15 +128,19 @@ export class AppAdmission {
   ): Promise<FieldError[]> {
     if (Object.keys(quotas).length === 0) return [];
     let parentHard: Record<string, string>;
-    try {
-      const quota = await reader.get("v1", "ResourceQuota", QUOTA_NAME, req.namespace);
-      parentHard = (quota.spec as { hard?: Record<string, string> } | undefined)?.hard ?? {};
-    } catch (e) {
-      if (hasCode(e, 404)) return [];
-      throw e;
-    }
+    const quota = await getOptional(reader, {
+      apiVersion: "v1",
+      kind: "ResourceQuota",
+      name: QUOTA_NAME,
+      namespace: req.namespace,
+    });
+    if (!quota) return [];
+    parentHard = (quota.spec as { hard?: Record<string, string> } | undefined)?.hard ?? {};
     const siblings = (
-      await reader.list(APPS_API_VERSION, "Tenant", { namespace: req.namespace })
+      await reader.list(
+        { apiVersion: APPS_API_VERSION, kind: "Tenant" },
+        { namespace: req.namespace },
+      )
     ).items.filter((t) => t.metadata.name !== req.name && !t.metadata.deletionTimestamp);
     let given: ResourceList = {};
     for (const s of siblings)

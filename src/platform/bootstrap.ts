@@ -6,9 +6,8 @@
  * guardrails, and tenant-root (namespace and root Tenant, both labelled
  * no-delete).
  */
-import { hasCode } from "../api/errors.js";
 import type { KubeObject } from "../api/types.js";
-import type { Client } from "../client/index.js";
+import { type Client, ignoreNotFound } from "../client/index.js";
 import { delay } from "../runtime/index.js";
 import { LABEL_NO_DELETE, ROOT_NAMESPACE } from "./apps/tenant/naming.js";
 import { tenantClusterRoles } from "./apps/tenant/rbac.js";
@@ -96,12 +95,7 @@ async function waitServed(
   signal: AbortSignal,
 ): Promise<void> {
   for (;;) {
-    try {
-      await client.list(apiVersion, kind, { limit: 1 });
-      return;
-    } catch (e) {
-      if (!hasCode(e, 404)) throw e;
-    }
+    if (await ignoreNotFound(client.list({ apiVersion, kind }, { limit: 1 }))) return;
     if (signal.aborted) throw new Error(`stopped while waiting for ${kind} to be served`);
     await delay(100, signal);
   }

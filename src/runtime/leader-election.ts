@@ -4,9 +4,8 @@
  * down (aborting the leader's signal) when it cannot renew within the deadline.
  * Writes are guarded by resourceVersion, so two candidates never both win.
  */
-import { hasCode } from "../api/errors.js";
 import type { KubeObject } from "../api/types.js";
-import type { Reader, Writer } from "../client/index.js";
+import { getOptional, type Reader, type Writer } from "../client/index.js";
 import { type Clock, realClock } from "./clock.js";
 
 export interface LeaderElectionOptions {
@@ -89,12 +88,8 @@ export class LeaderElector {
       leaseDurationSeconds: Math.ceil(this.leaseMs / 1000),
       renewTime: microTime(now),
     };
-    const current = await this.client
-      .get("coordination.k8s.io/v1", "Lease", name, namespace)
-      .catch((e: unknown) => {
-        if (hasCode(e, 404)) return undefined;
-        throw e;
-      });
+    const lease = { apiVersion: "coordination.k8s.io/v1", kind: "Lease", name, namespace };
+    const current = await getOptional(this.client, lease);
     if (!current) {
       await this.client.create({
         apiVersion: "coordination.k8s.io/v1",

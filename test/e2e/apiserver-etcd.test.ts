@@ -366,7 +366,10 @@ describe("two hearth apiservers on one etcd", () => {
     victim.close();
     const survivor = client(b.url);
     try {
-      const list = await survivor.list("v1", "ConfigMap", { namespace: "default" });
+      const list = await survivor.list(
+        { apiVersion: "v1", kind: "ConfigMap" },
+        { namespace: "default" },
+      );
       const stored = new Set(list.items.map((cm) => cm.metadata.name));
       const lost = acknowledged.filter((n) => !stored.has(n));
       assert.ok(acknowledged.length >= 40);

@@ -147,7 +147,12 @@ describe("CRD validation with kubectl", () => {
 
   it("shows recorded and events.k8s.io/v1 Events in kubectl get events", async () => {
     client = await clientFromKubeconfig(h.kubeconfig);
-    const w2 = await client.get<KubeObject>("rules.example.com/v1", "Widget", "w2", "default");
+    const w2 = await client.get<KubeObject>({
+      apiVersion: "rules.example.com/v1",
+      kind: "Widget",
+      name: "w2",
+      namespace: "default",
+    });
     const recorder = new EventRecorder(client, { component: "widget-controller" });
     recorder.event(w2, "Normal", "Scaled", "scaled to 5 replicas");
     recorder.event(w2, "Normal", "Scaled", "scaled to 5 replicas");

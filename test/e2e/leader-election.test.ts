@@ -93,8 +93,14 @@ describe("LeaderElector on a fake clock", () => {
     waitFor(`${count} candidate(s) waiting on the clock`, () => clock.sleeping === count, 10_000);
 
   const lease = async () =>
-    (await client.get("coordination.k8s.io/v1", "Lease", lockName, "kube-system"))
-      .spec as LeaseSpec;
+    (
+      await client.get({
+        apiVersion: "coordination.k8s.io/v1",
+        kind: "Lease",
+        name: lockName,
+        namespace: "kube-system",
+      })
+    ).spec as LeaseSpec;
 
   it("takes a free lease and renews it every retry period", async () => {
     const t0 = clock.now();
@@ -178,7 +184,7 @@ describe("/metrics", () => {
     const s = await startInProcess();
     const client = createHttpClient({ server: s.url });
     try {
-      await client.list("v1", "ConfigMap", { namespace: "default" });
+      await client.list({ apiVersion: "v1", kind: "ConfigMap" }, { namespace: "default" });
       const res = await client.request("GET", "/metrics");
       assert.equal(res.status, 200);
       assert.match(

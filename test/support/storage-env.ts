@@ -69,7 +69,7 @@ export async function startStorageEnv(
     },
     async get<T extends KubeObject>(kind: string, name: string, namespace?: string) {
       const apiVersion = kind === "StorageClass" ? "storage.k8s.io/v1" : "v1";
-      return client.get<T>(apiVersion, kind, name, namespace).catch((e: { code?: number }) => {
+      return client.get<T>({ apiVersion, kind, name, namespace }).catch((e: { code?: number }) => {
         if (e.code === 404) return undefined;
         throw e;
       });

@@ -16,6 +16,7 @@ import {
 import { NODE_LOG_TOKEN_ANNOTATION, type Node, type Pod } from "../../api/pod.js";
 import type { RequestContext } from "../handlers/context.js";
 import { parseInt64 } from "../handlers/list-options.js";
+import { trackLongRunning } from "../metrics.js";
 
 /** kube-apiserver's `--kubelet-port` default. */
 const KUBELET_DEFAULT_PORT = 10250;
@@ -115,7 +116,13 @@ export async function handlePodLog(ctx: RequestContext): Promise<void> {
   }
   const { address, port, token } = await agentEndpoint(ctx, nodeName);
   const path = `/containerLogs/${encodeURIComponent(pod.metadata.namespace ?? "")}/${encodeURIComponent(pod.metadata.name ?? "")}/${encodeURIComponent(container)}?${query}`;
-  await proxy(ctx, { address, port, token, path });
+  // kube counts a log stream as a long-running CONNECT while it is served.
+  const endTracking = trackLongRunning(ctx.info, ctx.query);
+  try {
+    await proxy(ctx, { address, port, token, path });
+  } finally {
+    endTracking();
+  }
 }
 
 function proxy(

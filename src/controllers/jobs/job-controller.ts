@@ -23,10 +23,9 @@ import {
   jobFinishedAs,
   trueCondition,
 } from "../../api/batch.js";
-import { hasCode } from "../../api/errors.js";
 import type { Pod } from "../../api/pod.js";
 import { rfc3339 } from "../../api/time.js";
-import type { Client, EventRecorder } from "../../client/index.js";
+import { type Client, type EventRecorder, getOptional } from "../../client/index.js";
 import { DONE, type Reconciler, type Result } from "../../runtime/index.js";
 import {
   MESSAGE_BACKOFF_LIMIT,
@@ -76,12 +75,12 @@ export class JobReconciler implements Reconciler {
 
   async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
     const [namespace, name] = key.split("/") as [string, string];
-    const job = await this.client
-      .get<Job>("batch/v1", "Job", name, namespace)
-      .catch((e: unknown) => {
-        if (hasCode(e, 404)) return undefined;
-        throw e;
-      });
+    const job = await getOptional<Job>(this.client, {
+      apiVersion: "batch/v1",
+      kind: "Job",
+      name,
+      namespace,
+    });
     if (!job) return DONE;
     const pods = await this.podsOf(job);
     if (job.metadata.deletionTimestamp || jobFinishedAs(job)) {
@@ -106,10 +105,13 @@ export class JobReconciler implements Reconciler {
 
   /** The pods this Job controls (selected by its selector, controlled by its uid). */
   private async podsOf(job: Job): Promise<Pod[]> {
-    const list = await this.client.list<Pod>("v1", "Pod", {
-      namespace: job.metadata.namespace,
-      labelSelector: selectorString(job.spec.selector),
-    });
+    const list = await this.client.list<Pod>(
+      { apiVersion: "v1", kind: "Pod" },
+      {
+        namespace: job.metadata.namespace,
+        labelSelector: selectorString(job.spec.selector),
+      },
+    );
     return list.items.filter((p) => controllerRef(p)?.uid === job.metadata.uid);
   }
 

@@ -26,10 +26,18 @@ export async function jobTtlResult(client: Client, job: Job, now: number): Promi
   const expiresIn = finished + ttl * 1000 - now;
   if (expiresIn > 0) return { requeueAfter: expiresIn };
   await client
-    .delete("batch/v1", "Job", job.metadata.name!, job.metadata.namespace, {
-      propagationPolicy: "Background",
-      preconditions: { uid: job.metadata.uid! },
-    })
+    .delete(
+      {
+        apiVersion: "batch/v1",
+        kind: "Job",
+        name: job.metadata.name!,
+        namespace: job.metadata.namespace,
+      },
+      {
+        propagationPolicy: "Background",
+        preconditions: { uid: job.metadata.uid! },
+      },
+    )
     .catch((e: unknown) => {
       if (!hasCode(e, 404) && !hasCode(e, 409)) throw e;
     });

@@ -77,12 +77,9 @@ export class NodeMonitor implements Reconciler {
     const taints = desiredTaints(node, rfc3339(now));
     if (taints)
       await d.client.patch(
-        "v1",
-        "Node",
-        name,
-        undefined,
+        { apiVersion: "v1", kind: "Node", name },
         { metadata: { resourceVersion: node.metadata.resourceVersion }, spec: { taints } },
-        "merge",
+        { type: "merge" },
       );
     return left > 0 ? { requeueAfter: left } : DONE;
   }

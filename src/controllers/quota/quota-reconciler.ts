@@ -25,7 +25,7 @@ import {
   maskList,
   type ResourceList,
 } from "../../api/resource-list.js";
-import type { Client } from "../../client/index.js";
+import { type Client, getOptional } from "../../client/index.js";
 import { DONE, type Reconciler, type Result } from "../../runtime/index.js";
 import type { CountedKinds } from "./counted-kinds.js";
 
@@ -43,13 +43,13 @@ export class QuotaReconciler implements Reconciler {
 
   async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
     const [namespace, name] = key.split("/") as [string, string];
-    let quota: ResourceQuota;
-    try {
-      quota = await this.client.get<ResourceQuota>("v1", "ResourceQuota", name, namespace);
-    } catch (e) {
-      if (hasCode(e, 404)) return DONE;
-      throw e;
-    }
+    const quota = await getOptional<ResourceQuota>(this.client, {
+      apiVersion: "v1",
+      kind: "ResourceQuota",
+      name,
+      namespace,
+    });
+    if (!quota) return DONE;
     const hard = canonicalList(quota.spec?.hard ?? {});
     const names = Object.keys(hard);
     const measured = await this.measure(quota, namespace, names);
@@ -84,7 +84,9 @@ export class QuotaReconciler implements Reconciler {
       const ev = evaluatorFor(gr);
       const matched = ev.matchingResources(names);
       const isPods = gr.group === "" && gr.resource === "pods";
-      const items = (await this.client.list(kind.apiVersion, kind.kind, { namespace })).items;
+      const items = (
+        await this.client.list({ apiVersion: kind.apiVersion, kind: kind.kind }, { namespace })
+      ).items;
       let sum: ResourceList = Object.fromEntries(matched.map((n) => [n, "0"]));
       for (const obj of items) {
         if (!scopes.every((s) => ev.matchesScope(s, obj))) continue;

@@ -181,7 +181,11 @@ export class Scheduler implements Reconciler {
       status: { conditions: [...conditions.filter((c) => c.type !== "PodScheduled"), next] },
     };
     const { name, namespace } = pod.metadata;
-    await this.client.patchStatus("v1", "Pod", name ?? "", namespace, patch, "merge");
+    await this.client.patchStatus(
+      { apiVersion: "v1", kind: "Pod", name: name ?? "", namespace },
+      patch,
+      { type: "merge" },
+    );
     this.events.event(pod as KubeObject, "Warning", "FailedScheduling", message);
   }
 }

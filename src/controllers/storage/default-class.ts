@@ -20,7 +20,10 @@ import {
 
 export async function ensureDefaultStorageClass(client: Client): Promise<void> {
   if (await getOrUndefined(client, STORAGE_CLASS, DEFAULT_CLASS_NAME)) return;
-  const classes = await client.list<StorageClass>(STORAGE_CLASS.apiVersion, STORAGE_CLASS.kind);
+  const classes = await client.list<StorageClass>({
+    apiVersion: STORAGE_CLASS.apiVersion,
+    kind: STORAGE_CLASS.kind,
+  });
   const isDefault = chooseDefaultClass(classes.items) === undefined;
   const sc: StorageClass = {
     ...STORAGE_CLASS,

@@ -56,7 +56,7 @@ export class ClaimProtectionReconciler implements Reconciler {
     }
     if (!held) return DONE;
     // A live list, not a cache: a pod created a moment ago must not be missed.
-    const pods = await this.client.list("v1", "Pod", { namespace });
+    const pods = await this.client.list({ apiVersion: "v1", kind: "Pod" }, { namespace });
     if (pods.items.some((p) => podUsesClaim(p, name))) return DONE;
     await this.client.update(withFinalizer(claim, PVC_PROTECTION_FINALIZER, false));
     return DONE;

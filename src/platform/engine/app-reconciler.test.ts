@@ -17,7 +17,9 @@ import {
   type Client,
   EventRecorder,
   type ListOptions,
+  type ObjectRef,
   type PatchType,
+  type TypeRef,
 } from "../../client/index.js";
 import { type Condition, findCondition } from "../../runtime/index.js";
 import type { ApplicationDefinition } from "../definitions.js";
@@ -118,12 +120,9 @@ class MemoryClient {
     write: (obj: KubeObject, patch: Json) => KubeObject,
   ) {
     return async <T extends KubeObject>(
-      apiVersion: string,
-      kind: string,
-      name: string,
-      namespace: string | undefined,
+      { apiVersion, kind, name, namespace }: ObjectRef,
       patch: unknown,
-      type: PatchType,
+      { type }: { type: PatchType },
     ): Promise<T> => {
       this.calls.push({ verb, target: target(kind, name, namespace), body: patch });
       assert.equal(type, "merge");
@@ -151,9 +150,9 @@ class MemoryClient {
       updateStatus: unused("updateStatus"),
       deleteCollection: unused("deleteCollection"),
       request: unused("request"),
-      get: async <T extends KubeObject>(a: string, k: string, name: string, ns?: string) =>
-        structuredClone(this.existing(a, k, name, ns)) as T,
-      list: async <T extends KubeObject>(apiVersion: string, kind: string, opts?: ListOptions) => {
+      get: async <T extends KubeObject>({ apiVersion, kind, name, namespace }: ObjectRef) =>
+        structuredClone(this.existing(apiVersion, kind, name, namespace)) as T,
+      list: async <T extends KubeObject>({ apiVersion, kind }: TypeRef, opts?: ListOptions) => {
         const items = [...this.objects.values()].filter(
           (o) =>
             o.apiVersion === apiVersion &&
@@ -189,7 +188,7 @@ class MemoryClient {
         ...obj,
         status: mergePatch(obj.status, patch.status) as Json,
       })),
-      delete: async (apiVersion: string, kind: string, name: string, namespace?: string) => {
+      delete: async ({ apiVersion, kind, name, namespace }: ObjectRef) => {
         this.calls.push({ verb: "delete", target: target(kind, name, namespace) });
         const obj = this.existing(apiVersion, kind, name, namespace);
         if ((obj.metadata.finalizers ?? []).length > 0) {
@@ -272,7 +271,12 @@ function setUp(opts: SetUpOptions = {}) {
     child: (part: string) => store.find("v1", "ConfigMap", `w-${part}`, "ns1"),
     /** Deletes the app as a user would: it stays, marked, while the finalizer holds it. */
     deleteApp: async () => {
-      await client.delete(APPS_API_VERSION, "Widget", "w", "ns1");
+      await client.delete({
+        apiVersion: APPS_API_VERSION,
+        kind: "Widget",
+        name: "w",
+        namespace: "ns1",
+      });
       store.calls.length = 0;
     },
     /** Warning Events about the app, after every write in flight has finished. */
@@ -547,7 +551,7 @@ describe("AppReconciler: uninstall", () => {
     await t.deleteApp();
     const seenByPostDelete: string[][] = [];
     script.post = async ({ client }) => {
-      const left = await client.list("v1", "ConfigMap", { namespace: "ns1" });
+      const left = await client.list({ apiVersion: "v1", kind: "ConfigMap" }, { namespace: "ns1" });
       seenByPostDelete.push(left.items.map((o) => o.metadata.name!));
       return { done: true, residue: ["a snapshot in the external bucket"] };
     };

@@ -17,7 +17,13 @@
  */
 import { hasCode } from "../../api/errors.js";
 import type { KubeObject } from "../../api/types.js";
-import { type Client, type EventRecorder, isStatus } from "../../client/index.js";
+import {
+  type Client,
+  type EventRecorder,
+  errorText,
+  getOptional,
+  isStatus,
+} from "../../client/index.js";
 import {
   type Condition,
   DONE,
@@ -116,12 +122,8 @@ export class AppReconciler implements Reconciler {
   }
 
   private async get(namespace: string, name: string): Promise<App | undefined> {
-    try {
-      return await this.engine.client.get<App>(APPS_API_VERSION, this.kind, name, namespace);
-    } catch (e) {
-      if (hasCode(e, 404)) return undefined;
-      throw e;
-    }
+    const ref = { apiVersion: APPS_API_VERSION, kind: this.kind, name, namespace };
+    return getOptional<App>(this.engine.client, ref);
   }
 
   // ---- install ----------------------------------------------------------
@@ -138,7 +140,7 @@ export class AppReconciler implements Reconciler {
     try {
       children = this.module.render(app, context).map((c) => this.labelled(app, c));
     } catch (e) {
-      throw new StepError("RenderFailed", `cannot render: ${(e as Error).message}`, { cause: e });
+      throw new StepError("RenderFailed", `cannot render: ${errorText(e)}`, { cause: e });
     }
     const scope = this.scope(app);
     for (const child of children) {
@@ -161,7 +163,7 @@ export class AppReconciler implements Reconciler {
       } catch (e) {
         throw new StepError(
           "ApplyFailed",
-          `cannot apply ${describeEntry(entryOf(child))}: ${errText(e)}`,
+          `cannot apply ${describeEntry(entryOf(child))}: ${errorText(e)}`,
           {
             cause: e,
           },
@@ -234,9 +236,10 @@ export class AppReconciler implements Reconciler {
 
   private async context(app: App): Promise<TenantContext> {
     const ns = app.metadata.namespace!;
-    const appNamespace = await this.engine.client.get("v1", "Namespace", ns).catch((e: unknown) => {
-      if (hasCode(e, 404)) return undefined;
-      throw e;
+    const appNamespace = await getOptional(this.engine.client, {
+      apiVersion: "v1",
+      kind: "Namespace",
+      name: ns,
     });
     return {
       cluster: this.engine.cluster,
@@ -294,12 +297,14 @@ export class AppReconciler implements Reconciler {
   /** A merge patch of the finalizers, guarded by the app's resourceVersion. */
   private setFinalizers(app: App, finalizers: string[]): Promise<App> {
     return this.engine.client.patch<App>(
-      APPS_API_VERSION,
-      this.kind,
-      app.metadata.name!,
-      app.metadata.namespace,
+      {
+        apiVersion: APPS_API_VERSION,
+        kind: this.kind,
+        name: app.metadata.name!,
+        namespace: app.metadata.namespace,
+      },
       { metadata: { resourceVersion: app.metadata.resourceVersion, finalizers } },
-      "merge",
+      { type: "merge" },
     );
   }
 
@@ -321,21 +326,29 @@ export class AppReconciler implements Reconciler {
     const before = entryProblem(scope, e);
     if (before) return ignore(before);
     try {
-      const obj = await client.get(e.apiVersion, e.kind, e.name, e.namespace);
+      const obj = await client.get({
+        apiVersion: e.apiVersion,
+        kind: e.kind,
+        name: e.name,
+        namespace: e.namespace,
+      });
       const problem = liveProblem(app, this.kind, scope, obj);
       if (problem) return ignore(problem);
       if (obj.metadata.deletionTimestamp) return "deleting";
       // The uid precondition: what is deleted is the object just checked, not a successor.
-      const left = await client.delete(e.apiVersion, e.kind, e.name, e.namespace, {
-        propagationPolicy: "Background",
-        ...(obj.metadata.uid ? { preconditions: { uid: obj.metadata.uid } } : {}),
-      });
+      const left = await client.delete(
+        { apiVersion: e.apiVersion, kind: e.kind, name: e.name, namespace: e.namespace },
+        {
+          propagationPolicy: "Background",
+          ...(obj.metadata.uid ? { preconditions: { uid: obj.metadata.uid } } : {}),
+        },
+      );
       // A Status means it was removed at once; an object means finalizers keep it.
       return isStatus(left) ? "gone" : "deleting";
     } catch (err) {
       // Gone, or its kind is no longer served (CRD removed): nothing of it is left.
       if (hasCode(err, 404)) return "gone";
-      throw new StepError("DeleteFailed", `cannot delete ${describeEntry(e)}: ${errText(err)}`, {
+      throw new StepError("DeleteFailed", `cannot delete ${describeEntry(e)}: ${errorText(err)}`, {
         cause: err,
       });
     }
@@ -371,7 +384,7 @@ export class AppReconciler implements Reconciler {
         ),
       ]);
     } catch (e) {
-      throw new StepError(reason, `${which} hook failed: ${errText(e)}`, { cause: e });
+      throw new StepError(reason, `${which} hook failed: ${errorText(e)}`, { cause: e });
     } finally {
       clearTimeout(timer);
     }
@@ -395,7 +408,7 @@ export class AppReconciler implements Reconciler {
     const count = (this.failures.get(key) ?? 0) + 1;
     this.failures.set(key, count);
     const reason = err instanceof StepError ? err.reason : "ReconcileFailed";
-    const message = errText(err);
+    const message = errorText(err);
     this.engine.events.event(app, "Warning", reason, message);
     let conditions = setCondition(conditionsOf(app), {
       type: "Ready",
@@ -420,12 +433,14 @@ export class AppReconciler implements Reconciler {
 
   private async writeStatus(app: App, status: Record<string, unknown>): Promise<App> {
     return this.engine.client.patchStatus<App>(
-      APPS_API_VERSION,
-      this.kind,
-      app.metadata.name!,
-      app.metadata.namespace,
+      {
+        apiVersion: APPS_API_VERSION,
+        kind: this.kind,
+        name: app.metadata.name!,
+        namespace: app.metadata.namespace,
+      },
       { metadata: { resourceVersion: app.metadata.resourceVersion }, status },
-      "merge",
+      { type: "merge" },
     );
   }
 }
@@ -438,8 +453,4 @@ function conditionsOf(app: App): Condition[] {
     (c: unknown): c is Condition =>
       typeof c === "object" && c !== null && typeof (c as Condition).type === "string",
   );
-}
-
-function errText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

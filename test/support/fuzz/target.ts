@@ -88,7 +88,7 @@ async function served(client: HttpClient, apiVersion: string, kind: string): Pro
   const deadline = Date.now() + 10_000;
   for (;;) {
     try {
-      await client.list(apiVersion, kind, { namespace: "default" });
+      await client.list({ apiVersion, kind }, { namespace: "default" });
       return;
     } catch (e) {
       if (Date.now() > deadline) throw new Error(`${kind} is not served: ${String(e)}`);

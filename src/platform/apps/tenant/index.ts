@@ -8,9 +8,8 @@
  * deepest first), then its modules; only then does the engine delete the
  * namespace and the rest.
  */
-import { hasCode } from "../../../api/errors.js";
 import type { KubeObject } from "../../../api/types.js";
-import type { Client } from "../../../client/index.js";
+import { type Client, getOptional, ignoreNotFound, refOf } from "../../../client/index.js";
 import type { ApplicationDefinition } from "../../definitions.js";
 import { valuesSecret } from "../../engine/context.js";
 import {
@@ -139,31 +138,23 @@ export function renderTenant(
 async function tenantStatus(app: App, reader: Client): Promise<WorkloadReport> {
   const ns = ownNamespace(app);
   const fields = { namespace: ns };
-  try {
-    const obj = await reader.get("v1", "Namespace", ns);
-    const phase = (obj.status as { phase?: string } | undefined)?.phase;
-    if (phase === "Active" || phase === undefined)
-      return {
-        ready: true,
-        reason: "NamespaceActive",
-        message: `namespace ${ns} is active`,
-        fields,
-      };
-    return {
-      ready: false,
-      reason: "NamespaceNotActive",
-      message: `namespace ${ns} is ${phase}`,
-      fields,
-    };
-  } catch (e) {
-    if (!hasCode(e, 404)) throw e;
+  const obj = await getOptional(reader, { apiVersion: "v1", kind: "Namespace", name: ns });
+  if (!obj)
     return {
       ready: false,
       reason: "NamespaceMissing",
       message: `namespace ${ns} does not exist yet`,
       fields,
     };
-  }
+  const phase = (obj.status as { phase?: string } | undefined)?.phase;
+  if (phase === "Active" || phase === undefined)
+    return { ready: true, reason: "NamespaceActive", message: `namespace ${ns} is active`, fields };
+  return {
+    ready: false,
+    reason: "NamespaceNotActive",
+    message: `namespace ${ns} is ${phase}`,
+    fields,
+  };
 }
 
 /** The apps in `namespace`, of every served kind; a kind no longer served has none. */
@@ -174,11 +165,10 @@ async function appsIn(
 ): Promise<KubeObject[]> {
   const out: KubeObject[] = [];
   for (const kind of kinds) {
-    try {
-      out.push(...(await client.list(APPS_API_VERSION, kind, { namespace })).items);
-    } catch (e) {
-      if (!hasCode(e, 404)) throw e;
-    }
+    const list = await ignoreNotFound(
+      client.list({ apiVersion: APPS_API_VERSION, kind }, { namespace }),
+    );
+    out.push(...(list?.items ?? []));
   }
   return out;
 }
@@ -194,11 +184,7 @@ async function deleteAndWait(
   if (apps.length === 0) return { done: true };
   for (const a of apps) {
     if (a.metadata.deletionTimestamp) continue;
-    try {
-      await client.delete(APPS_API_VERSION, a.kind, a.metadata.name!, a.metadata.namespace);
-    } catch (e) {
-      if (!hasCode(e, 404)) throw e;
-    }
+    await ignoreNotFound(client.delete(refOf(a)));
   }
   const names = apps.slice(0, 5).map(describe).join(", ");
   return { done: false, waitingFor: `${apps.length} ${what} to be deleted (${names})` };

@@ -4,9 +4,8 @@
  * its members or one of its pods changes (and periodically, for health); a
  * member when it or its pod changes.
  */
-import { hasCode } from "../../../api/errors.js";
 import type { KubeObject } from "../../../api/types.js";
-import { type Client, EventRecorder } from "../../../client/index.js";
+import { type Client, EventRecorder, ignoreNotFound } from "../../../client/index.js";
 import { Controller, delay, Informer, objectKey } from "../../../runtime/index.js";
 import { ClusterReconciler } from "./cluster-reconciler.js";
 import { ETCD_CRDS } from "./crds.js";
@@ -28,12 +27,10 @@ async function applyCrds(client: Client, signal: AbortSignal): Promise<void> {
   for (const crd of ETCD_CRDS) await client.apply(crd, { fieldManager: MANAGER, force: true });
   for (const kind of ["EtcdCluster", "EtcdMember"])
     for (;;) {
-      try {
-        await client.list(ETCD_API_VERSION, kind, { limit: 1 });
-        break;
-      } catch (e) {
-        if (!hasCode(e, 404) || signal.aborted) throw e;
-      }
+      const served = await ignoreNotFound(
+        client.list({ apiVersion: ETCD_API_VERSION, kind }, { limit: 1, signal }),
+      );
+      if (served) break;
       await delay(100, signal);
     }
 }
