@@ -12,6 +12,8 @@ import { type FieldError, hasCode, NotFoundError } from "../api/errors.js";
 import type { KubeList, KubeObject } from "../api/types.js";
 import type { ListOptions, ObjectRef, Reader, TypeRef } from "../client/index.js";
 import { AppAdmission, type AppAdmissionRequest, RESERVED_KEY_MESSAGE } from "./admission.js";
+import { admissionRules } from "./assemble.js";
+import { COMPONENTS } from "./components.js";
 import { declaredKeys, loadDefinitions } from "./definitions.js";
 import { APPS_API_VERSION } from "./engine/module.js";
 
@@ -100,8 +102,10 @@ function tree(): MemoryReader {
     .add(app("Tenant", "gone", "tenant-a", { resourceQuotas: { cpu: "4" } }, true));
 }
 
+/** The admission of the platform's components, with `served` as the tenant modules that have a backend. */
 function admission(reader: Reader | undefined, served: string[] = []): AppAdmission {
-  return new AppAdmission(() => reader, new Set(served), specKeys);
+  const ctx = { definitions, servedModules: new Set(served) };
+  return new AppAdmission(() => reader, ctx, specKeys, admissionRules(COMPONENTS));
 }
 
 function request(

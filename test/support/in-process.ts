@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { AdmissionPlugin } from "../../src/apiserver/admission/types.js";
 import { ApiServer } from "../../src/apiserver/index.js";
 import type { Backend } from "../../src/storage/index.js";
 import { openSqliteBackend } from "../../src/storage/index.js";
@@ -29,6 +30,7 @@ export interface InProcessServer {
 export async function startInProcess(
   opts: {
     bookmarkIntervalMs?: number;
+    admission?: AdmissionPlugin[];
     /** Serve this backend (closed by `stop()`) instead of a SQLite file of its own. */
     backend?: Backend;
   } = {},
@@ -40,6 +42,7 @@ export async function startInProcess(
     tokens: new Map(),
     port: 0,
     bookmarkIntervalMs: opts.bookmarkIntervalMs,
+    ...(opts.admission ? { admission: opts.admission } : {}),
   });
   const controller = new AbortController();
   try {

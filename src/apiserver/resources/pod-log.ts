@@ -21,16 +21,6 @@ import { trackLongRunning } from "../metrics.js";
 /** kube-apiserver's `--kubelet-port` default. */
 const KUBELET_DEFAULT_PORT = 10250;
 
-const OPTIONS = [
-  "container",
-  "follow",
-  "previous",
-  "tailLines",
-  "timestamps",
-  "limitBytes",
-  "sinceSeconds",
-];
-
 function isTrue(v: string | null): boolean {
   return v === "true" || v === "1";
 }
@@ -70,9 +60,9 @@ function checkOptions(query: URLSearchParams): URLSearchParams {
   }
   for (const name of ["follow", "previous", "timestamps"])
     if (isTrue(query.get(name))) out.set(name, "true");
-  for (const key of query.keys())
-    if (!OPTIONS.includes(key) && key !== "pretty" && key !== "insecureSkipTLSVerifyBackend")
-      throw new BadRequestError(`unknown log option ${JSON.stringify(key)}`);
+  // Other parameters are ignored, as kube's conversion of the query to
+  // PodLogOptions reads only the fields it knows: kubectl's `timeout` (from
+  // --request-timeout) among them, which kube does not apply to a log stream.
   return out;
 }
 

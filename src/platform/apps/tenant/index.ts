@@ -10,7 +10,8 @@
  */
 import type { KubeObject } from "../../../api/types.js";
 import { type Client, getOptional, ignoreNotFound, refOf } from "../../../client/index.js";
-import type { ApplicationDefinition } from "../../definitions.js";
+import type { Component, ComponentContext } from "../../component.js";
+import { type ApplicationDefinition, isModule } from "../../definitions.js";
 import { valuesSecret } from "../../engine/context.js";
 import {
   APPS_API_VERSION,
@@ -22,6 +23,9 @@ import {
   type TenantContext,
   type WorkloadReport,
 } from "../../engine/module.js";
+import { tenantAdmission } from "./admission.js";
+import { tenantGuardrail } from "./guardrail.js";
+import { TENANT_MODULES } from "./modules.js";
 import {
   ancestry,
   LABEL_NO_DELETE,
@@ -31,15 +35,11 @@ import {
   tenantNamespace,
 } from "./naming.js";
 import { quotaObjects } from "./quota.js";
-import { tenantRoleBindings } from "./rbac.js";
+import { tenantClusterRoles, tenantRoleBindings } from "./rbac.js";
 
-/** Module flags of a Tenant and the app kind each installs. */
-export const TENANT_MODULES: Record<string, string> = {
-  etcd: "Etcd",
-  monitoring: "Monitoring",
-  ingress: "Ingress",
-  seaweedfs: "SeaweedFS",
-};
+export { ALLOW_DIRECT_DELETE_LABEL } from "./guardrail.js";
+export { TENANT_MODULES } from "./modules.js";
+export { ROOT_NAMESPACE } from "./naming.js";
 
 interface TenantSpec {
   host?: string;
@@ -225,3 +225,38 @@ export function tenantModule(
     },
   };
 }
+
+/** The four tenant ClusterRoles over every app kind; admin writes all but modules and Tenants. */
+function clusterRoles({ definitions }: ComponentContext): KubeObject[] {
+  const defs = [...definitions.values()];
+  const adminPlurals = defs
+    .filter((d) => !isModule(d) && d.spec.application.kind !== "Tenant")
+    .map((d) => d.spec.application.plural);
+  return tenantClusterRoles(
+    defs.map((d) => d.spec.application.plural),
+    adminPlurals,
+  );
+}
+
+/** The tenant tree: the Tenant app, its roles, guardrail and admission, and tenant-root. */
+export const tenantComponent: Component = {
+  name: "tenant",
+  apps: [{ kind: "Tenant", module: (def, ctx) => tenantModule(def, ctx.servedModules) }],
+  admission: [tenantAdmission],
+  bootstrap: (ctx) => [
+    ...clusterRoles(ctx),
+    ...tenantGuardrail(),
+    {
+      apiVersion: "v1",
+      kind: "Namespace",
+      metadata: { name: ROOT_NAMESPACE, labels: { [LABEL_NO_DELETE]: "true" } },
+    },
+  ],
+  seeds: () => [
+    {
+      apiVersion: APPS_API_VERSION,
+      kind: "Tenant",
+      metadata: { name: "root", namespace: ROOT_NAMESPACE, labels: { [LABEL_NO_DELETE]: "true" } },
+    },
+  ],
+};
