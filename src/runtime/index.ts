@@ -1,5 +1,6 @@
 /** The controller runtime: informers, the work queue and the reconcile loop. */
 
+export { type Clock, FakeClock, realClock } from "./clock.js";
 export {
   type Condition,
   type ConditionStatus,

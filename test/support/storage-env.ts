@@ -30,7 +30,13 @@ export async function startStorageEnv(
   const root = mkdtempSync(join(tmpdir(), "hearth-storage-"));
   const volumesDir = join(root, "volumes");
   const home = join(root, "home");
-  const server = await startInProcess();
+  let server: InProcessServer;
+  try {
+    server = await startInProcess();
+  } catch (e) {
+    rmSync(root, { recursive: true, force: true });
+    throw e;
+  }
   const client = createHttpClient({ server: server.url, userAgent: "storage-e2e" });
   const kubeconfig = join(root, "kubeconfig");
   writeFileSync(kubeconfig, kubeconfigYaml({ server: server.url }));

@@ -14,6 +14,7 @@ import type { TlsSecret } from "../../pki-secrets.js";
 import { secretPems } from "../../pki-secrets.js";
 import { EtcdApi } from "./etcd-api.js";
 import { memberClaim, memberPod } from "./member-pod.js";
+import { removeBlocked, votersToCheck } from "./quorum-guard.js";
 import {
   clientUrl,
   dataClaimName,
@@ -163,12 +164,14 @@ export class MemberReconciler implements Reconciler {
       const me = members.find(
         (e) => e.name === name || (mine && e.peerURLs.includes(peerUrl(mine))),
       );
-      if (!me || members.length === 1) return;
-      const voters = members.filter((e) => e.ID !== me.ID && !e.isLearner);
+      const voters = votersToCheck(members, me);
+      if (!me || !voters) return;
       const answers = await Promise.all(voters.map((e) => api.status(e.clientURLs[0] ?? "")));
-      const healthy = answers.filter((a) => a !== undefined).length;
-      if (healthy < voters.length) {
-        const why = `cannot remove member ${name} from etcd: ${voters.length - healthy} of the ${voters.length} remaining voters do not answer`;
+      const why = removeBlocked(
+        name,
+        answers.map((a) => a !== undefined),
+      );
+      if (why) {
         this.events.event(member, "Warning", "RemoveBlocked", why);
         throw new Error(why);
       }
