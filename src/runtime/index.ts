@@ -1,5 +1,14 @@
 /** The controller runtime: informers, the work queue and the reconcile loop. */
 
+export { type LiveReader, liveReader } from "./api-reader.js";
+export {
+  type BuiltController,
+  ControllerBuilder,
+  type MapFunc,
+  type SourceOptions,
+} from "./builder.js";
+export { Cache, type CacheListOptions, type CacheReadOptions } from "./cache.js";
+export { CacheEntry, type IndexFunc, type Scope } from "./cache-entry.js";
 export {
   type Condition,
   type ConditionStatus,
@@ -26,6 +35,12 @@ export {
 } from "./informer.js";
 export { type LeaderElectionOptions, LeaderElector } from "./leader-election.js";
 export {
+  DEFAULT_RECONCILE_DEADLINE_MS,
+  Manager,
+  type ManagerOptions,
+  type Runnable,
+} from "./manager.js";
+export {
   metricsRegistry,
   reconcileErrors,
   reconcileTime,
@@ -33,4 +48,26 @@ export {
   trackQueue,
   watchRestarts,
 } from "./metrics.js";
+export {
+  annotationsChanged,
+  anyOf,
+  generationChanged,
+  labelsChanged,
+  type Predicate,
+} from "./predicates.js";
+export {
+  DeadlineExceededError,
+  type ReconcileContext,
+  type ReconcileResult,
+  type TypedReconciler,
+} from "./reconcile-loop.js";
+export {
+  type CallOptions,
+  type ObjectRef,
+  type Request,
+  refOf,
+  requestKey,
+  requestOf,
+  type TypeRef,
+} from "./refs.js";
 export { type BackoffOptions, DEFAULT_BACKOFF, WorkQueue } from "./workqueue.js";
