@@ -6,7 +6,7 @@
  */
 import { setMaxListeners } from "node:events";
 import type { Client } from "../client/index.js";
-import { Controller, Informer } from "../runtime/index.js";
+import { Manager } from "../runtime/index.js";
 import { GarbageCollector } from "./garbage-collector/index.js";
 import { startBatchControllers } from "./jobs/index.js";
 import { NamespaceReconciler } from "./namespace/index.js";
@@ -36,28 +36,19 @@ export async function runCoreControllers(
   const log = opts.log ?? (() => {});
   // Every informer and watch listens on this signal.
   setMaxListeners(0, signal);
-  const namespaces = new Controller(new NamespaceReconciler(client), {
-    name: "namespace",
-    workers: 2,
-    onError: (key, err) => log(`namespace ${key}: reconcile failed`, err),
-  });
-  const nsInformer = new Informer(client, {
-    apiVersion: "v1",
-    kind: "Namespace",
-    onError: (e) => log("namespace informer", e),
-  });
-  nsInformer.addHandlers({
-    onAdd: (o) => namespaces.enqueue(o.metadata.name!),
-    onUpdate: (_old, o) => namespaces.enqueue(o.metadata.name!),
-  });
+  const manager = new Manager(client, { log });
+  manager
+    .controller("namespace")
+    .for({ apiVersion: "v1", kind: "Namespace" })
+    .workers(2)
+    .complete(new NamespaceReconciler(client));
   const gc = new GarbageCollector(client, {
     onError: (key, err) => log(`garbage collector ${key}`, err),
   });
   const scheduler = new Scheduler(client, { log });
   const endpoints = new EndpointsController(client, { log });
   await Promise.all([
-    nsInformer.run(signal),
-    namespaces.run(signal),
+    manager.start(signal),
     gc.run(signal),
     scheduler.run(signal),
     endpoints.run(signal),

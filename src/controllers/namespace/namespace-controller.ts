@@ -15,8 +15,9 @@ import {
   type DiscoveredResource,
   DONE,
   discoverResources,
-  type Reconciler,
-  type Result,
+  type ReconcileResult,
+  type Request,
+  type TypedReconciler,
 } from "../../runtime/index.js";
 import {
   deletionConditions,
@@ -40,10 +41,10 @@ function isPods(r: DiscoveredResource): boolean {
   return r.group === "" && r.plural === "pods";
 }
 
-export class NamespaceReconciler implements Reconciler {
+export class NamespaceReconciler implements TypedReconciler {
   constructor(private readonly client: Client) {}
 
-  async reconcile(_signal: AbortSignal, name: string): Promise<Result> {
+  async reconcile({ name }: Request): Promise<ReconcileResult> {
     const ns = await this.client.get("v1", "Namespace", name).catch((e: unknown) => {
       if (hasCode(e, 404)) return undefined;
       throw e;
