@@ -45,12 +45,11 @@ export async function runCoreControllers(
   const gc = new GarbageCollector(client, {
     onError: (key, err) => log(`garbage collector ${key}`, err),
   });
-  const scheduler = new Scheduler(client, { log });
+  new Scheduler(client, { log }).register(manager);
   const endpoints = new EndpointsController(client, { log });
   await Promise.all([
     manager.start(signal),
     gc.run(signal),
-    scheduler.run(signal),
     endpoints.run(signal),
     new QuotaController(client, { log }).run(signal),
     new NodeLifecycleController(client, {

@@ -31,13 +31,30 @@ export interface SourceOptions {
 
 export type MapFunc = (obj: KubeObject) => Request[];
 
+/** Where an event handler puts requests. */
+export interface RequestQueue {
+  add(req: Request): void;
+}
+
+/**
+ * controller-runtime's `handler.Funcs`: for a source whose requests depend on
+ * the old and the new object together, or on the cache (an update that frees
+ * room enqueues every pending pod).
+ */
+export interface EventHandler {
+  create?(obj: KubeObject, queue: RequestQueue): void;
+  update?(old: KubeObject, obj: KubeObject, queue: RequestQueue): void;
+  delete?(obj: KubeObject, queue: RequestQueue): void;
+}
+
 /** A source's events as requests; `ownerNamespaced` is known once the Manager has resolved the root kind. */
 type Mapper = (obj: KubeObject, ownerNamespaced: boolean) => Request[];
 
 interface Source {
   type: TypeRef;
   opts: SourceOptions;
-  map: Mapper;
+  map?: Mapper;
+  handler?: EventHandler;
 }
 
 /** What a built controller needs from its Manager. */
@@ -79,6 +96,12 @@ export class ControllerBuilder {
 
   watches(type: TypeRef, map: MapFunc, opts: SourceOptions = {}): this {
     this.sources.push({ type, opts, map: (obj) => map(obj) });
+    return this;
+  }
+
+  /** A source whose events `handler` turns into requests. */
+  watchesWith(type: TypeRef, handler: EventHandler, opts: SourceOptions = {}): this {
+    this.sources.push({ type, opts, handler });
     return this;
   }
 
@@ -134,13 +157,23 @@ export class ControllerBuilder {
 
 function handlersOf(s: Source, loop: ReconcileLoop, ownerNamespaced: boolean): InformerHandlers {
   const predicates = s.opts.predicates ?? [];
+  const { handler, map } = s;
+  if (handler) {
+    const queue: RequestQueue = { add: (req) => loop.enqueue(req) };
+    return {
+      onAdd: (obj) => passes(predicates, { type: "create", obj }) && handler.create?.(obj, queue),
+      onUpdate: (old, obj) =>
+        passes(predicates, { type: "update", old, obj }) && handler.update?.(old, obj, queue),
+      onDelete: (obj) =>
+        passes(predicates, { type: "delete", obj }) && handler.delete?.(obj, queue),
+    };
+  }
   const enqueue = (ev: ObjectEvent, ...objs: KubeObject[]) => {
-    if (!passes(predicates, ev)) return;
+    if (!map || !passes(predicates, ev)) return;
     // One request once per event: the queue hands a first add straight to an idle
     // worker, so a second add of it would count as a change during processing.
     const keys = new Set<string>();
-    for (const obj of objs)
-      for (const req of s.map(obj, ownerNamespaced)) keys.add(requestKey(req));
+    for (const obj of objs) for (const req of map(obj, ownerNamespaced)) keys.add(requestKey(req));
     for (const key of keys) loop.enqueue(requestFromKey(key));
   };
   return {

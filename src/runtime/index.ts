@@ -4,7 +4,9 @@ export { type LiveReader, liveReader } from "./api-reader.js";
 export {
   type BuiltController,
   ControllerBuilder,
+  type EventHandler,
   type MapFunc,
+  type RequestQueue,
   type SourceOptions,
 } from "./builder.js";
 export { Cache, type CacheListOptions, type CacheReadOptions } from "./cache.js";
