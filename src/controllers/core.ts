@@ -46,16 +46,16 @@ export async function runCoreControllers(
     onError: (key, err) => log(`garbage collector ${key}`, err),
   });
   new Scheduler(client, { log }).register(manager);
+  new NodeLifecycleController(client, {
+    gracePeriodMs: opts.nodeMonitorGracePeriodMs,
+    log,
+  }).register(manager);
   const endpoints = new EndpointsController(client, { log });
   await Promise.all([
     manager.start(signal),
     gc.run(signal),
     endpoints.run(signal),
     new QuotaController(client, { log }).run(signal),
-    new NodeLifecycleController(client, {
-      gracePeriodMs: opts.nodeMonitorGracePeriodMs,
-      log,
-    }).run(signal),
     startBatchControllers(client, signal, { log }).done,
     opts.storage && runStorageControllers(client, signal, { ...opts.storage, log }),
   ]);
