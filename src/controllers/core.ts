@@ -50,11 +50,10 @@ export async function runCoreControllers(
     gracePeriodMs: opts.nodeMonitorGracePeriodMs,
     log,
   }).register(manager);
-  const endpoints = new EndpointsController(client, { log });
+  new EndpointsController(client, { log }).register(manager);
   await Promise.all([
     manager.start(signal),
     gc.run(signal),
-    endpoints.run(signal),
     new QuotaController(client, { log }).run(signal),
     startBatchControllers(client, signal, { log }).done,
     opts.storage && runStorageControllers(client, signal, { ...opts.storage, log }),
