@@ -51,10 +51,10 @@ export async function runCoreControllers(
     log,
   }).register(manager);
   new EndpointsController(client, { log }).register(manager);
+  new QuotaController(client, { log }).register(manager);
   await Promise.all([
     manager.start(signal),
     gc.run(signal),
-    new QuotaController(client, { log }).run(signal),
     startBatchControllers(client, signal, { log }).done,
     opts.storage && runStorageControllers(client, signal, { ...opts.storage, log }),
   ]);

@@ -26,7 +26,13 @@ import {
   type ResourceList,
 } from "../../api/resource-list.js";
 import type { Client } from "../../client/index.js";
-import { DONE, type Reconciler, type Result } from "../../runtime/index.js";
+import {
+  DONE,
+  type ReconcileContext,
+  type Request,
+  type ReconcileResult as Result,
+  type TypedReconciler,
+} from "../../runtime/index.js";
 import type { CountedKinds } from "./counted-kinds.js";
 
 /** Measured usage, and when (ms) a deleting pod in it stops counting. */
@@ -35,14 +41,15 @@ interface Measured {
   nextChange?: number;
 }
 
-export class QuotaReconciler implements Reconciler {
+export class QuotaReconciler implements TypedReconciler {
   constructor(
     private readonly client: Client,
     private readonly kinds: CountedKinds,
   ) {}
 
-  async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
-    const [namespace, name] = key.split("/") as [string, string];
+  async reconcile(req: Request, _ctx?: ReconcileContext): Promise<Result> {
+    const { name } = req;
+    const namespace = req.namespace ?? "";
     let quota: ResourceQuota;
     try {
       quota = await this.client.get<ResourceQuota>("v1", "ResourceQuota", name, namespace);
