@@ -8,7 +8,7 @@ import { setMaxListeners } from "node:events";
 import type { Client } from "../client/index.js";
 import { Manager } from "../runtime/index.js";
 import { GarbageCollector } from "./garbage-collector/index.js";
-import { startBatchControllers } from "./jobs/index.js";
+import { registerBatchControllers } from "./jobs/index.js";
 import { NamespaceReconciler } from "./namespace/index.js";
 import { NodeLifecycleController } from "./node-lifecycle/index.js";
 import { QuotaController } from "./quota/index.js";
@@ -52,10 +52,10 @@ export async function runCoreControllers(
   }).register(manager);
   new EndpointsController(client, { log }).register(manager);
   new QuotaController(client, { log }).register(manager);
+  registerBatchControllers(manager, client, { log });
   await Promise.all([
     manager.start(signal),
     gc.run(signal),
-    startBatchControllers(client, signal, { log }).done,
     opts.storage && runStorageControllers(client, signal, { ...opts.storage, log }),
   ]);
 }

@@ -68,6 +68,7 @@ export {
   type ObjectRef,
   type Request,
   refOf,
+  requestFromKey,
   requestKey,
   requestOf,
   type TypeRef,

@@ -14,7 +14,7 @@ import { CronSyntaxError, parseSchedule, timeZoneError } from "../../api/cron/in
 import { hasCode } from "../../api/errors.js";
 import { rfc3339 } from "../../api/time.js";
 import type { Client, EventRecorder } from "../../client/index.js";
-import { DONE, type Reconciler, type Result } from "../../runtime/index.js";
+import { DONE, type Request, type Result, type TypedReconciler } from "../../runtime/index.js";
 import { jobFromTemplate, jobName, jobReference, jobsBeyondHistory } from "./cronjob-jobs.js";
 
 import { controllerRef } from "./job-pods.js";
@@ -31,7 +31,7 @@ function rfc1123z(ms: number): string {
   return new Date(ms).toUTCString().replace("GMT", "+0000");
 }
 
-export class CronJobReconciler implements Reconciler {
+export class CronJobReconciler implements TypedReconciler {
   private readonly now: () => number;
 
   constructor(
@@ -42,8 +42,9 @@ export class CronJobReconciler implements Reconciler {
     this.now = opts.now ?? Date.now;
   }
 
-  async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
-    const [namespace, name] = key.split("/") as [string, string];
+  async reconcile(req: Request): Promise<Result> {
+    const { name } = req;
+    const namespace = req.namespace ?? "";
     const cj = await this.client
       .get<CronJob>("batch/v1", "CronJob", name, namespace)
       .catch(notFoundAsUndefined);

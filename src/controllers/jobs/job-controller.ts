@@ -27,7 +27,7 @@ import { hasCode } from "../../api/errors.js";
 import type { Pod } from "../../api/pod.js";
 import { rfc3339 } from "../../api/time.js";
 import type { Client, EventRecorder } from "../../client/index.js";
-import { DONE, type Reconciler, type Result } from "../../runtime/index.js";
+import { DONE, type Request, type Result, type TypedReconciler } from "../../runtime/index.js";
 import {
   MESSAGE_BACKOFF_LIMIT,
   MESSAGE_COMPLETIONS_REACHED,
@@ -61,7 +61,7 @@ export interface JobControllerOptions {
   maxPodFailureBackoffMs?: number;
 }
 
-export class JobReconciler implements Reconciler {
+export class JobReconciler implements TypedReconciler {
   readonly pods: PodControl;
   private readonly now: () => number;
 
@@ -74,8 +74,9 @@ export class JobReconciler implements Reconciler {
     this.now = opts.now ?? Date.now;
   }
 
-  async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
-    const [namespace, name] = key.split("/") as [string, string];
+  async reconcile(req: Request): Promise<Result> {
+    const { name } = req;
+    const namespace = req.namespace ?? "";
     const job = await this.client
       .get<Job>("batch/v1", "Job", name, namespace)
       .catch((e: unknown) => {

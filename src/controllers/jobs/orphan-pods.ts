@@ -10,7 +10,7 @@ import { type Job, jobFinishedAs } from "../../api/batch.js";
 import { hasCode } from "../../api/errors.js";
 import type { Pod } from "../../api/pod.js";
 import type { Client, EventRecorder } from "../../client/index.js";
-import { DONE, type Reconciler, type Result } from "../../runtime/index.js";
+import { DONE, type Request, type Result, type TypedReconciler } from "../../runtime/index.js";
 import { controllerRef, hasTrackingFinalizer } from "./job-pods.js";
 import { PodControl } from "./pod-control.js";
 
@@ -19,7 +19,7 @@ const notFoundAsUndefined = (e: unknown) => {
   throw e;
 };
 
-export class OrphanPodReconciler implements Reconciler {
+export class OrphanPodReconciler implements TypedReconciler {
   private readonly pods: PodControl;
 
   constructor(
@@ -29,8 +29,9 @@ export class OrphanPodReconciler implements Reconciler {
     this.pods = new PodControl(client, recorder);
   }
 
-  async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
-    const [namespace, name] = key.split("/") as [string, string];
+  async reconcile(req: Request): Promise<Result> {
+    const { name } = req;
+    const namespace = req.namespace ?? "";
     const pod = await this.client.get<Pod>("v1", "Pod", name, namespace).catch(notFoundAsUndefined);
     if (!pod || !hasTrackingFinalizer(pod)) return DONE;
     const ref = controllerRef(pod);
