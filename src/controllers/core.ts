@@ -14,7 +14,7 @@ import { NodeLifecycleController } from "./node-lifecycle/index.js";
 import { QuotaController } from "./quota/index.js";
 import { Scheduler } from "./scheduler/index.js";
 import { EndpointsController } from "./services/index.js";
-import { runStorageControllers } from "./storage/index.js";
+import { registerStorageControllers } from "./storage/index.js";
 
 export interface CoreControllerOptions {
   log?(msg: string, err?: unknown): void;
@@ -53,9 +53,6 @@ export async function runCoreControllers(
   new EndpointsController(client, { log }).register(manager);
   new QuotaController(client, { log }).register(manager);
   registerBatchControllers(manager, client, { log });
-  await Promise.all([
-    manager.start(signal),
-    gc.run(signal),
-    opts.storage && runStorageControllers(client, signal, { ...opts.storage, log }),
-  ]);
+  if (opts.storage) registerStorageControllers(manager, client, { ...opts.storage, log });
+  await Promise.all([manager.start(signal), gc.run(signal)]);
 }
