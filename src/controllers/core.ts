@@ -42,9 +42,9 @@ export async function runCoreControllers(
     .for({ apiVersion: "v1", kind: "Namespace" })
     .workers(2)
     .complete(new NamespaceReconciler(client));
-  const gc = new GarbageCollector(client, {
+  new GarbageCollector(client, {
     onError: (key, err) => log(`garbage collector ${key}`, err),
-  });
+  }).register(manager);
   new Scheduler(client, { log }).register(manager);
   new NodeLifecycleController(client, {
     gracePeriodMs: opts.nodeMonitorGracePeriodMs,
@@ -54,5 +54,5 @@ export async function runCoreControllers(
   new QuotaController(client, { log }).register(manager);
   registerBatchControllers(manager, client, { log });
   if (opts.storage) registerStorageControllers(manager, client, { ...opts.storage, log });
-  await Promise.all([manager.start(signal), gc.run(signal)]);
+  await manager.start(signal);
 }

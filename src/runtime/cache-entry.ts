@@ -30,6 +30,8 @@ export function scopeKey(type: TypeRef, scope: Scope = {}): string {
 
 export class CacheEntry {
   readonly informer: Informer;
+  /** Stops this informer alone (see `Cache.drop`). */
+  readonly stop = new AbortController();
   private readonly indexes = new Map<string, Index>();
 
   constructor(

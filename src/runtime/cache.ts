@@ -52,8 +52,27 @@ export class Cache {
     const onError = (e: unknown) => this.opts.onError?.(`${type.kind} informer`, e);
     entry = new CacheEntry(this.client, type, scope, onError);
     this.entries.set(key, entry);
-    if (this.signal) this.running.push(entry.informer.run(this.signal));
+    if (this.signal) this.run(entry, this.signal);
     return entry;
+  }
+
+  /**
+   * Stops and forgets the informer of `type` in `scope`: for a kind the server
+   * no longer serves (a removed CRD), which no reader can want any more.
+   */
+  drop(type: TypeRef, scope: Scope = {}): void {
+    const key = scopeKey(type, scope);
+    this.entries.get(key)?.stop.abort();
+    this.entries.delete(key);
+  }
+
+  private run(entry: CacheEntry, signal: AbortSignal): void {
+    const stop = () => entry.stop.abort();
+    signal.addEventListener("abort", stop, { once: true });
+    const done = entry.informer.run(entry.stop.signal).finally(() => {
+      signal.removeEventListener("abort", stop);
+    });
+    this.running.push(done);
   }
 
   /** Files objects of `type` under the values `fn` returns, for `list(type, {index})`. */
@@ -65,7 +84,7 @@ export class Cache {
   async start(signal: AbortSignal): Promise<void> {
     if (this.signal) throw new Error("cannot start the cache: it is running already");
     this.signal = signal;
-    for (const entry of this.entries.values()) this.running.push(entry.informer.run(signal));
+    for (const entry of this.entries.values()) this.run(entry, signal);
     await new Promise<void>((resolve) => {
       if (signal.aborted) resolve();
       else signal.addEventListener("abort", () => resolve(), { once: true });

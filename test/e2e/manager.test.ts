@@ -198,4 +198,17 @@ describe("Manager", () => {
     // The create, then the label change (old and new object); not the data change.
     assert.deepEqual(filtered, ["x@{}", "x@{}", 'x@{"a":"b"}']);
   });
+
+  it("drops an informer on request, closing its watch", async () => {
+    const { manager } = env;
+    manager.controller("pods").for(POD).complete(recorder().reconciler);
+    env.startManager();
+    const open = (n: number) => () =>
+      env.backend.openWatches(PODS_PREFIX) === n ? true : undefined;
+    await waitFor("the pod watch open", open(1));
+    manager.cache.drop(POD);
+    await waitFor("the pod watch closed", open(0));
+    await manager.cache.list(POD);
+    await waitFor("a new pod watch open", open(1));
+  });
 });
