@@ -8,8 +8,10 @@ import { fileURLToPath } from "node:url";
 import type { FootprintPlan } from "./scenarios/agent-footprint.js";
 import type { LevelPlan } from "./scenarios/creates.js";
 import type { EtcdBootstrapPlan } from "./scenarios/etcd-bootstrap.js";
+import type { IdleTenantsPlan } from "./scenarios/idle-tenants.js";
 import type { PodStartPlan } from "./scenarios/pod-start.js";
 import type { ReconcilePlan } from "./scenarios/reconcile-throughput.js";
+import type { WatchesPlan } from "./scenarios/watches.js";
 
 /** Scenario groups, in the order they run. `apiserver` is (a)–(f) of the README. */
 export const GROUPS = [
@@ -19,6 +21,8 @@ export const GROUPS = [
   "reconcileThroughput",
   "apiserverEtcd",
   "etcdBootstrap",
+  "watches",
+  "idleTenants",
 ] as const;
 export type Group = (typeof GROUPS)[number];
 
@@ -44,6 +48,10 @@ export interface Plan {
   apiserverEtcd: LevelPlan;
   /** etcdBootstrap: a 3-member EtcdCluster to Ready vs three etcd processes by hand. */
   etcdBootstrap: EtcdBootstrapPlan;
+  /** watches: open watches and RSS of hearth up with Tenants that have the Etcd module. */
+  watches: WatchesPlan;
+  /** idleTenants: idle CPU and RSS of hearth up with 0, 100, 1,000 plain Tenants. */
+  idleTenants: IdleTenantsPlan;
   /** Characters of the ConfigMap's one data value. */
   payloadChars: number;
 }
@@ -72,6 +80,23 @@ const FULL: Plan = {
   },
   apiserverEtcd: { levels: [8, 64], count: 2000, warmup: 200 },
   etcdBootstrap: { runs: 5, deadlineMs: 120_000 },
+  watches: {
+    tenants: 10,
+    etcdReplicas: 1,
+    settleMs: 10_000,
+    windowMs: 20_000,
+    concurrency: 4,
+    readyDeadlineMs: 600_000,
+  },
+  idleTenants: {
+    counts: [0, 100, 1000],
+    settleMs: 10_000,
+    // The apps engine looks at every Ready app again each 60 s: a shorter window
+    // just after a burst of creates would miss those looks altogether.
+    windowMs: 60_000,
+    concurrency: 8,
+    readyDeadlineMs: 3_600_000,
+  },
   payloadChars: 1024,
 };
 
@@ -88,15 +113,19 @@ const QUICK: Plan = {
   reconcile: { ...FULL.reconcile, objects: 1000, runs: 3, informerRuns: 2 },
   apiserverEtcd: { levels: [8, 64], count: 300, warmup: 50 },
   etcdBootstrap: { runs: 1, deadlineMs: 120_000 },
+  watches: { ...FULL.watches, tenants: 2, settleMs: 2000, windowMs: 5000 },
+  idleTenants: { ...FULL.idleTenants, counts: [0, 10], settleMs: 2000, windowMs: 5000 },
 };
 
 /** dist/bench/plan.js → <repo>/bench/results, wherever the bench is started from. */
 const DEFAULT_OUT = resolve(dirname(fileURLToPath(import.meta.url)), "../../bench/results");
 
-export const USAGE = `usage: node dist/bench/run.js [--quick] [--only GROUP,...] [--out DIR]
+export const USAGE = `usage: node dist/bench/run.js [--quick] [--only GROUP,...] [--tenants N,...] [--out DIR]
   --quick             much smaller counts: a smoke run of about a minute
   --only GROUP,...    run only these scenario groups: ${GROUPS.join(", ")}
                       (latest.json is then left as it was)
+  --tenants N,...     the Tenant counts of idleTenants (default 0,100,1000; --quick 0,10);
+                      also HEARTH_BENCH_TENANTS
   --out DIR           where to write <timestamp>.json and latest.json (default: bench/results)`;
 
 export interface Args {
@@ -116,9 +145,19 @@ function parseOnly(value: string): Group[] {
   return GROUPS.filter((g) => names.includes(g));
 }
 
+function parseCounts(value: string): number[] {
+  const counts = value.split(",").map((n) => Number(n.trim()));
+  if (value.trim() === "" || counts.some((n) => !Number.isInteger(n) || n < 0))
+    throw new Error(
+      `--tenants: "${value}" is not a list of whole numbers, e.g. 0,100,1000\n${USAGE}`,
+    );
+  return counts;
+}
+
 /** Parses the command line; throws with the usage on anything unknown. */
-export function parseArgs(argv: string[]): Args | "help" {
+export function parseArgs(argv: string[], env = process.env): Args | "help" {
   let plan = FULL;
+  let tenants = env.HEARTH_BENCH_TENANTS ? parseCounts(env.HEARTH_BENCH_TENANTS) : undefined;
   let outDir = DEFAULT_OUT;
   let only: Group[] = [...GROUPS];
   for (let i = 0; i < argv.length; i++) {
@@ -129,7 +168,10 @@ export function parseArgs(argv: string[]): Args | "help" {
     else if (arg.startsWith("--out=")) outDir = resolve(arg.slice("--out=".length));
     else if (arg === "--only" && argv[i + 1] !== undefined) only = parseOnly(argv[++i]!);
     else if (arg.startsWith("--only=")) only = parseOnly(arg.slice("--only=".length));
+    else if (arg === "--tenants" && argv[i + 1] !== undefined) tenants = parseCounts(argv[++i]!);
+    else if (arg.startsWith("--tenants=")) tenants = parseCounts(arg.slice("--tenants=".length));
     else throw new Error(`unknown or incomplete argument "${arg}"\n${USAGE}`);
   }
+  if (tenants) plan = { ...plan, idleTenants: { ...plan.idleTenants, counts: tenants } };
   return { plan, outDir, only };
 }

@@ -50,10 +50,8 @@ export class PodWatch {
     while (!signal.aborted) {
       try {
         for await (const ev of client.watch<Pod>(
-          "v1",
-          "Pod",
-          { namespace, resourceVersion: rv },
-          signal,
+          { apiVersion: "v1", kind: "Pod" },
+          { namespace, resourceVersion: rv, signal },
         )) {
           this.#note(ev.type, ev.object);
           rv = ev.object.metadata?.resourceVersion ?? rv;

@@ -8,6 +8,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { median, round } from "./stats.js";
 
@@ -19,6 +20,8 @@ export interface ProcessWindow {
   /** Median VmRSS of the samples, MB (10^6 bytes). */
   rssMB: number;
   rssMaxMB: number;
+  /** The machine's 1-minute load average at the window's start and end: other work skews it. */
+  loadAverage: [number, number];
 }
 
 let ticksPerSecond: number | undefined;
@@ -44,6 +47,7 @@ export function rssBytes(pid: number): number {
 }
 
 export async function measureProcess(pid: number, windowMs: number): Promise<ProcessWindow> {
+  const load0 = loadavg()[0]!;
   const cpu0 = cpuTimeMs(pid);
   const start = performance.now();
   const rss = [rssBytes(pid)];
@@ -59,5 +63,6 @@ export async function measureProcess(pid: number, windowMs: number): Promise<Pro
     cpuMs: round(cpuMs, 0),
     rssMB: round(median(rss) / 1e6, 1),
     rssMaxMB: round(Math.max(...rss) / 1e6, 1),
+    loadAverage: [round(load0, 2), round(loadavg()[0]!, 2)],
   };
 }

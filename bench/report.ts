@@ -6,6 +6,12 @@
  */
 import type { OpenLoopResult } from "./load.js";
 import {
+  type PlatformResults,
+  platformErrors,
+  platformLines,
+  platformTargets,
+} from "./report-platform.js";
+import {
   type WorkloadResults,
   workloadErrors,
   workloadLines,
@@ -38,7 +44,7 @@ export interface ApiResults {
   watch: WatchResult;
 }
 
-export interface Results extends WorkloadResults {
+export interface Results extends WorkloadResults, PlatformResults {
   apiserver?: ApiResults;
   apiserverEtcd?: ApiserverEtcdResult;
   etcdBootstrap?: EtcdBootstrapResult;
@@ -83,6 +89,7 @@ export function targets(r: Results): Record<string, Target> {
     ...workloadTargets(r),
     ...(r.apiserverEtcd ? apiserverEtcdTargets(r.apiserverEtcd) : {}),
     ...(r.etcdBootstrap ? etcdBootstrapTargets(r.etcdBootstrap) : {}),
+    ...platformTargets(r),
   };
 }
 
@@ -130,13 +137,17 @@ export function summary(r: Results, header: string): string {
   lines.push(...workloadLines(r));
   if (r.apiserverEtcd) lines.push("", ...apiserverEtcdLines(r.apiserverEtcd));
   if (r.etcdBootstrap) lines.push("", ...etcdBootstrapLines(r.etcdBootstrap));
+  lines.push(...platformLines(r));
   const all = Object.values(targets(r));
   if (all.length > 0) lines.push("", "targets:");
   for (const target of all) {
     const verdict = !target.applicable ? "n/a " : target.pass ? "PASS" : "FAIL";
     lines.push(`  ${verdict}  ${target.description}: ${target.value}`);
   }
-  const failures = (r.apiserver ? apiErrors(r.apiserver) : []).concat(workloadErrors(r));
+  const failures = (r.apiserver ? apiErrors(r.apiserver) : []).concat(
+    workloadErrors(r),
+    platformErrors(r),
+  );
   if (failures.length > 0) lines.push("", "errors seen:", ...failures.map((e) => `  ${e}`));
   return lines.join("\n");
 }

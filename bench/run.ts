@@ -23,10 +23,12 @@ import { agentFootprint } from "./scenarios/agent-footprint.js";
 import { apiserverEtcd } from "./scenarios/apiserver-etcd.js";
 import { backendCreates, httpCreates, runLevels } from "./scenarios/creates.js";
 import { etcdBootstrap } from "./scenarios/etcd-bootstrap.js";
+import { idleTenants } from "./scenarios/idle-tenants.js";
 import { podStart } from "./scenarios/pod-start.js";
 import { getAtRate, listOnBackend, listOverHttp } from "./scenarios/reads.js";
 import { reconcileThroughput } from "./scenarios/reconcile-throughput.js";
 import { watchFanOut } from "./scenarios/watch.js";
+import { watchesScenario } from "./scenarios/watches.js";
 import { startServerThread } from "./server-thread.js";
 
 const log = (msg: string) => console.error(`bench: ${msg}`);
@@ -67,6 +69,14 @@ async function runAll(dir: string, { plan, only }: Args): Promise<Results> {
   if (only.includes("etcdBootstrap")) {
     log(`etcdBootstrap: ${plan.etcdBootstrap.runs} 3-member EtcdCluster(s) vs by hand`);
     results.etcdBootstrap = await etcdBootstrap(plan.etcdBootstrap);
+  }
+  if (only.includes("watches")) {
+    log(`watches: hearth up with ${plan.watches.tenants} Tenants with the Etcd module`);
+    results.watches = await watchesScenario(dir, plan.watches);
+  }
+  if (only.includes("idleTenants")) {
+    log(`idleTenants: hearth up with ${plan.idleTenants.counts.join(", ")} plain Tenants`);
+    results.idleTenants = await idleTenants(dir, plan.idleTenants);
   }
   return results;
 }
@@ -202,6 +212,10 @@ function report(args: Args, r: Results, startedAt: Date, finishedAt: Date, host:
         : {}),
       ...(r.apiserverEtcd
         ? { apiserverEtcd: { params: plan.apiserverEtcd, result: r.apiserverEtcd } }
+        : {}),
+      ...(r.watches ? { watches: { params: plan.watches, result: r.watches } } : {}),
+      ...(r.idleTenants
+        ? { idleTenants: { params: plan.idleTenants, result: r.idleTenants } }
         : {}),
     },
     ratios: ratios(r),

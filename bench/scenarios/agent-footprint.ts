@@ -72,7 +72,7 @@ export async function agentFootprint(dir: string, plan: FootprintPlan): Promise<
     await sleep(plan.settleMs);
     const idle = await measureProcess(node.pid, plan.windowMs);
 
-    const listed = await client.list("v1", "Pod", { namespace: NAMESPACE });
+    const listed = await client.list({ apiVersion: "v1", kind: "Pod" }, { namespace: NAMESPACE });
     watch = new PodWatch(client, NAMESPACE, listed.metadata.resourceVersion ?? "", stop.signal);
     const names = Array.from({ length: plan.pods }, (_, i) => `idle-${i}`);
     const start = performance.now();

@@ -152,7 +152,7 @@ export async function podStart(dir: string, plan: PodStartPlan): Promise<PodStar
   let leftoverProcesses = 0;
   try {
     client = await clientFromKubeconfig(h.kubeconfig);
-    const listed = await client.list("v1", "Pod", { namespace: NAMESPACE });
+    const listed = await client.list({ apiVersion: "v1", kind: "Pod" }, { namespace: NAMESPACE });
     watch = new PodWatch(client, NAMESPACE, listed.metadata.resourceVersion ?? "", stop.signal);
     const env = { client, watch, floorIp, dir };
     const trivial = await runKind("trivial", plan, env);

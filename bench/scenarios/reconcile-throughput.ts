@@ -118,7 +118,7 @@ async function informer(client: HttpClient, ns: string, count: number): Promise<
 
 async function listThenLoop(client: HttpClient, ns: string): Promise<number> {
   const start = performance.now();
-  const list = await client.list("v1", "ConfigMap", { namespace: ns });
+  const list = await client.list({ apiVersion: "v1", kind: "ConfigMap" }, { namespace: ns });
   const ms = performance.now() - start;
   return ms + (await loop(list.items.map(objectKey)));
 }

@@ -54,7 +54,10 @@ export async function watchFanOut(
     const client = clients[Math.floor(w / WATCHES_PER_CLIENT)]!;
     const opts = { namespace: plan.namespace, resourceVersion: rv };
     try {
-      for await (const ev of client.watch("v1", "ConfigMap", opts, stop.signal)) {
+      for await (const ev of client.watch(
+        { apiVersion: "v1", kind: "ConfigMap" },
+        { ...opts, signal: stop.signal },
+      )) {
         const name = ev.object.metadata?.name;
         if (ev.type === "ADDED" && name) times.set(name, performance.now());
       }

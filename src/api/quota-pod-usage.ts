@@ -8,7 +8,7 @@
  */
 import type { Container, Pod } from "./pod.js";
 import { parseQuantity } from "./quantity.js";
-import type { Evaluator, ScopedResourceSelectorRequirement } from "./quota-usage.js";
+import type { Evaluator, ScopedResourceSelectorRequirement } from "./quota-types.js";
 import {
   addLists,
   canonicalQuantity,

@@ -11,6 +11,12 @@
 
 import { parseQuantity } from "./quantity.js";
 import { podEvaluator } from "./quota-pod-usage.js";
+import type {
+  Evaluator,
+  GroupResource,
+  ResourceQuota,
+  ScopedResourceSelectorRequirement,
+} from "./quota-types.js";
 import {
   canonicalQuantity,
   maxInto,
@@ -27,40 +33,12 @@ export {
   podChargeEnds,
   podTotals,
 } from "./quota-pod-usage.js";
-
-export interface GroupResource {
-  group: string;
-  resource: string;
-}
-
-export interface ScopedResourceSelectorRequirement {
-  scopeName: string;
-  operator: string;
-  values?: string[];
-}
-
-export interface ResourceQuota extends KubeObject {
-  spec?: {
-    hard?: QuantityList;
-    scopes?: string[];
-    scopeSelector?: { matchExpressions?: ScopedResourceSelectorRequirement[] };
-  };
-  status?: { hard?: QuantityList; used?: QuantityList };
-}
-
-/** One kind's accounting, as kube's `quota.Evaluator`. */
-export interface Evaluator {
-  groupResource: GroupResource;
-  /** The names of `names` this evaluator accounts for. */
-  matchingResources(names: string[]): string[];
-  /** Whether an admission request can change usage (creates; updates where usage can change). */
-  handles(operation: "CREATE" | "UPDATE", obj: KubeObject, old: KubeObject | undefined): boolean;
-  matchesScope(selector: ScopedResourceSelectorRequirement, obj: KubeObject): boolean;
-  /** The object's usage; `now` (ms) decides whether a deleting pod still counts. */
-  usage(obj: KubeObject, now: number): ResourceList;
-  /** kube's `Constraints`: why the object cannot be admitted under a quota tracking `required`. */
-  constraints(required: string[], obj: KubeObject): string | undefined;
-}
+export type {
+  Evaluator,
+  GroupResource,
+  ResourceQuota,
+  ScopedResourceSelectorRequirement,
+} from "./quota-types.js";
 
 export const STORAGE_CLASS_SUFFIX = ".storageclass.storage.k8s.io/";
 const LEGACY_COUNT_NAMES = new Set([

@@ -4,7 +4,7 @@
  */
 
 import { randomUUID } from "node:crypto";
-import { rfc3339 } from "../api/time.js";
+import { rfc3339 } from "../api/index.js";
 
 import { PROTECTED_NAMESPACES } from "./resources/builtin.js";
 import type { ResourceRegistry } from "./resources/registry.js";

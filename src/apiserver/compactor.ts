@@ -3,7 +3,7 @@
  * history older than the newest `retain` revisions. Watches resuming from before
  * that get 410 Expired and relist.
  */
-import type { Backend } from "../storage/backend.js";
+import type { Backend } from "../storage/index.js";
 
 export interface CompactorOptions {
   intervalMs: number;

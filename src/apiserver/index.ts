@@ -1,5 +1,7 @@
 /** The Kubernetes-compatible API server: HTTP(S), resources, CRDs, watch, patch, authn/authz. */
 
+export type { AdmissionPlugin } from "./admission/types.js";
 export { loadTokenFile, parseTokenFile, type UserInfo } from "./auth/index.js";
+export { startCompactor } from "./compactor.js";
 export type { ResourceType } from "./resources/resource-type.js";
 export { ApiServer, type ApiServerOptions } from "./server.js";

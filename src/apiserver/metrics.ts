@@ -8,9 +8,17 @@
  * collects (before every read of the registry), in the order the series came;
  * each keeps its histogram child. prom-client's own `inc(labels)` hashes the
  * label object on every call.
+ *
+ * Long-running requests (watches, pod logs) are counted while they are open:
+ * kube's `apiserver_longrunning_requests`, and Hearth's own
+ * `hearth_apiserver_watches`, which adds what kube's labels leave out — the
+ * namespace and the selectors of each watch — so that duplicate watches of one
+ * resource and selector show. A series of the latter is removed when its last
+ * watch ends, so selectors that come and go do not pile up.
  */
 import type { ServerResponse } from "node:http";
-import { Counter, Histogram, register } from "prom-client";
+import { Counter, Gauge, Histogram, register } from "prom-client";
+import { parseFieldRequirements } from "../api/index.js";
 import type { RequestInfo } from "./http/request-info.js";
 
 type CountLabel = "verb" | "group" | "version" | "resource" | "subresource" | "code";
@@ -79,6 +87,122 @@ function record(info: RequestInfo | undefined, code: number, started: number): v
     else requestTotal.inc(s.labels);
   }
   s.duration?.observe((performance.now() - started) / 1000);
+}
+
+type LongRunningLabel =
+  | "verb"
+  | "group"
+  | "version"
+  | "resource"
+  | "subresource"
+  | "scope"
+  | "component";
+
+const longRunning: Gauge<LongRunningLabel> = new Gauge({
+  name: "apiserver_longrunning_requests",
+  help: "Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.",
+  labelNames: ["verb", "group", "version", "resource", "subresource", "scope", "component"],
+});
+
+type WatchLabel =
+  | "group"
+  | "version"
+  | "resource"
+  | "namespace"
+  | "label_selector"
+  | "field_selector";
+
+const watches: Gauge<WatchLabel> = new Gauge({
+  name: "hearth_apiserver_watches",
+  help: "Open watches by group, version, resource, namespace (empty: all namespaces) and the label and field selectors as sent (empty: none).",
+  labelNames: ["group", "version", "resource", "namespace", "label_selector", "field_selector"],
+});
+
+/** Open watches per series of hearth_apiserver_watches, to remove a series at zero. */
+const openWatches = new Map<string, number>();
+
+/** kube's connect subresources: a request to one is reported with the verb CONNECT. */
+const CONNECT_SUBRESOURCES = new Set(["log", "exec", "portforward", "attach", "proxy"]);
+
+/**
+ * kube's RequestInfo names a list or watch whose field selector pins
+ * `metadata.name` (`kubectl get pod p -w`), and its metrics call that scope
+ * "resource"; Hearth's RequestInfo leaves the name out, so it is read here.
+ */
+function selectedName(query: URLSearchParams): string | undefined {
+  const text = query.get("fieldSelector");
+  if (!text) return undefined;
+  try {
+    return parseFieldRequirements(text).find((r) => r.field === "metadata.name" && r.op === "=")
+      ?.value;
+  } catch {
+    return undefined;
+  }
+}
+
+/** kube's CleanScope. */
+function scopeOf(info: RequestInfo, query: URLSearchParams): string {
+  if (info.name !== undefined || info.verb === "create") return "resource";
+  if (info.verb === "watch" && selectedName(query) !== undefined) return "resource";
+  if (info.namespace !== undefined) return "namespace";
+  return "cluster";
+}
+
+/** kube's reported verb for a long-running request: WATCH, CONNECT, else the verb in capitals. */
+function longRunningVerb(info: RequestInfo): string {
+  if (info.subresource !== undefined && CONNECT_SUBRESOURCES.has(info.subresource))
+    return "CONNECT";
+  return info.verb.toUpperCase();
+}
+
+/**
+ * Counts a long-running request from now until the returned function is
+ * called (once; later calls do nothing). A watch is also counted by its
+ * namespace and selectors.
+ */
+export function trackLongRunning(info: RequestInfo, query: URLSearchParams): () => void {
+  const gauge = longRunning.labels({
+    verb: longRunningVerb(info),
+    group: info.group,
+    version: info.version,
+    resource: info.resource,
+    subresource: info.subresource ?? "",
+    scope: scopeOf(info, query),
+    component: "apiserver",
+  });
+  gauge.inc();
+  const endWatch = info.verb === "watch" ? trackWatch(info, query) : undefined;
+  let ended = false;
+  return () => {
+    if (ended) return;
+    ended = true;
+    gauge.dec();
+    endWatch?.();
+  };
+}
+
+function trackWatch(info: RequestInfo, query: URLSearchParams): () => void {
+  const labels: Record<WatchLabel, string> = {
+    group: info.group,
+    version: info.version,
+    resource: info.resource,
+    namespace: info.namespace ?? "",
+    label_selector: query.get("labelSelector") ?? "",
+    field_selector: query.get("fieldSelector") ?? "",
+  };
+  const key = Object.values(labels).join("\0");
+  openWatches.set(key, (openWatches.get(key) ?? 0) + 1);
+  watches.inc(labels);
+  return () => {
+    const left = (openWatches.get(key) ?? 1) - 1;
+    if (left > 0) {
+      openWatches.set(key, left);
+      watches.dec(labels);
+    } else {
+      openWatches.delete(key);
+      watches.remove(labels);
+    }
+  };
 }
 
 export async function serveMetrics(res: ServerResponse): Promise<void> {

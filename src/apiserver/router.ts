@@ -5,8 +5,13 @@
  * namespace taken from it must be a valid path segment before any handler runs.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ApiError, BadRequestError, MethodNotAllowedError, NotFoundError } from "../api/errors.js";
-import { pathSegmentName } from "../api/names.js";
+import {
+  ApiError,
+  BadRequestError,
+  MethodNotAllowedError,
+  NotFoundError,
+  pathSegmentName,
+} from "../api/index.js";
 import { forbiddenMessage } from "./auth/forbidden.js";
 import { impersonate, requestsImpersonation } from "./auth/impersonation.js";
 import {
@@ -32,19 +37,30 @@ import { handleGet, handleList } from "./handlers/read.js";
 import { handleWatch } from "./handlers/watch.js";
 import { handleCreate, handleUpdate } from "./handlers/write.js";
 import { parseRequestInfo, type RequestInfo } from "./http/request-info.js";
-import { type DecodedPath, decodePath, parseRequestTarget } from "./http/request-target.js";
+import {
+  type DecodedPath,
+  decodePath,
+  parseRequestTarget,
+  type RequestTarget,
+} from "./http/request-target.js";
 import { sendError, sendJson } from "./http/respond.js";
+import { requestDeadlineMs, timeoutError, withDeadline } from "./http/timeout.js";
 import { observeRequest, serveMetrics } from "./metrics.js";
 import { serveSwagger } from "./openapi/index.js";
 import type { OpenApiDocuments } from "./openapi-documents.js";
+import { type HealthEndpoints, isHealthCheckPath, serveHealth } from "./readiness.js";
 
 export interface RouterDeps {
   server: ServerContext;
   openapi: OpenApiDocuments;
   authenticator: Authenticator;
-  ready(): boolean;
+  /** The named checks behind `/healthz`, `/livez` and `/readyz`. */
+  health: HealthEndpoints;
+  /** kube's `--request-timeout`: the longest any request that is not long-running may take. */
+  requestTimeoutMs: number;
 }
 
+/** Answered before authentication, as kube's system:public-info-viewer allows anyone. */
 const PUBLIC_PATHS = new Set(["/healthz", "/livez", "/readyz", "/version"]);
 
 export async function route(
@@ -56,8 +72,41 @@ export async function route(
   try {
     const target = parseRequestTarget(req.url ?? "/");
     const decoded = decodePath(target.pathname);
+    const method = req.method ?? "GET";
+    const info = parseRequestInfo(method, decoded, target.query);
+    // As kube's WithRequestDeadline: before authentication, for every request not long-running.
+    const deadlineMs = requestDeadlineMs(info, target.query, deps.requestTimeoutMs);
+    const request: Request = { req, res, target, decoded, method, info, started };
+    if (deadlineMs === undefined) return await serve(deps, request);
+    const left = deadlineMs - (performance.now() - started);
+    await withDeadline(
+      res,
+      left,
+      () => timeoutError(method, info),
+      () => serve(deps, request),
+    );
+  } catch (e) {
+    sendError(res, e);
+  }
+}
+
+/** One request as parsed before its deadline starts. */
+interface Request {
+  req: IncomingMessage;
+  res: ServerResponse;
+  target: RequestTarget;
+  decoded: DecodedPath;
+  method: string;
+  info: RequestInfo | undefined;
+  started: number;
+}
+
+async function serve(deps: RouterDeps, request: Request): Promise<void> {
+  const { req, res, target, decoded, method, info, started } = request;
+  try {
     const path = decoded.path;
-    if (PUBLIC_PATHS.has(path)) return publicEndpoint(deps, path, res);
+    if (path === "/version") return sendJson(res, 200, VERSION_INFO);
+    if (PUBLIC_PATHS.has(path)) return await serveHealth(deps.health, path, target.query, res);
     // Awaited only when pending: most authenticators and authorizers answer at once.
     const authenticating = deps.authenticator.authenticate(req);
     const authenticated = isPromiseLike(authenticating) ? await authenticating : authenticating;
@@ -65,8 +114,6 @@ export async function route(
     const user = requestsImpersonation(req.headers)
       ? await impersonate(deps.server.authorizer, authenticated, req.headersDistinct)
       : authenticated;
-    const method = req.method ?? "GET";
-    const info = parseRequestInfo(method, decoded, target.query);
     observeRequest(info, res, started);
     const attrs = authorizationAttributes(user, method, path, info);
     const deciding = deps.server.authorizer.authorize(attrs);
@@ -76,6 +123,7 @@ export async function route(
     if (!info) {
       // Only paths that are not resource paths are discovery, OpenAPI or metrics.
       if (path === "/metrics") return await serveMetrics(res);
+      if (isHealthCheckPath(path)) return await serveHealth(deps.health, path, target.query, res);
       if (nonResource(deps, req, res, decoded)) return;
       throw new ApiError(404, "NotFound", "the server could not find the requested resource");
     }
@@ -229,23 +277,6 @@ async function dispatch(ctx: RequestContext): Promise<void> {
         `the server does not allow this method on the requested resource`,
       );
   }
-}
-
-function publicEndpoint(deps: RouterDeps, path: string, res: ServerResponse): void {
-  if (path === "/version") {
-    sendJson(res, 200, VERSION_INFO);
-    return;
-  }
-  if (path === "/readyz" && !deps.ready()) {
-    res.writeHead(503, { "Content-Type": "text/plain" });
-    res.end("[-]hearth not ready\nreadyz check failed");
-    return;
-  }
-  res.writeHead(200, {
-    "Content-Type": "text/plain; charset=utf-8",
-    "X-Content-Type-Options": "nosniff",
-  });
-  res.end("ok");
 }
 
 /** Discovery and OpenAPI; true when handled. */

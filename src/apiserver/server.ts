@@ -9,7 +9,7 @@ import { setMaxListeners } from "node:events";
 import { createServer as createHttpServer, type IncomingMessage, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import type { Backend } from "../storage/backend.js";
+import type { Backend } from "../storage/index.js";
 import { LimitRanger } from "./admission/limit-ranger.js";
 import { NamespaceLifecycle } from "./admission/namespace-lifecycle.js";
 import { PodSecurity, type PodSecurityOptions } from "./admission/pod-security.js";
@@ -22,11 +22,20 @@ import { ensureSystemNamespaces } from "./bootstrap.js";
 import { crdResourceType } from "./crd/crd-kind.js";
 import { CrdRegistrar } from "./crd/crd-registrar.js";
 import type { ServerContext } from "./handlers/context.js";
+import { DEFAULT_REQUEST_TIMEOUT_MS } from "./http/timeout.js";
 import { OpenApiDocuments } from "./openapi-documents.js";
 import { RBAC_PREFIX } from "./rbac/policy-cache.js";
+import {
+  type CheckFailure,
+  type HealthCheck,
+  HealthChecks,
+  type HealthEndpoints,
+} from "./readiness.js";
+import { addBuiltinChecks } from "./readiness-checks.js";
 import { builtinTypes } from "./resources/builtin.js";
 import { ResourceRegistry } from "./resources/registry.js";
-import { route } from "./router.js";
+import { type RouterDeps, route } from "./router.js";
+import { type ServedKind, ServedKinds } from "./served-kinds.js";
 import { syncedWrites } from "./store/cache-sync.js";
 import { collectionPrefix } from "./store/keys.js";
 import { ObjectStore } from "./store/object-store.js";
@@ -56,17 +65,84 @@ export interface ApiServerOptions extends AccessOptions {
   bookmarkIntervalMs?: number;
   /** Where Services' ClusterIPs come from (default 127.2.0.0/16). */
   serviceCidr?: string;
+  /** kube's `--request-timeout`: the longest a request that is not long-running may take (60 s). */
+  requestTimeoutMs?: number;
   log?: (msg: string, err?: unknown) => void;
+}
+
+/** An object by its resource path parts, for `objectCheck`. */
+export interface ObjectRef {
+  group: string;
+  version: string;
+  plural: string;
+  namespace?: string;
+  name: string;
 }
 
 export class ApiServer {
   readonly registry: ResourceRegistry;
+  private readonly openapi: OpenApiDocuments;
+  private readonly health: HealthEndpoints = {
+    healthz: new HealthChecks(),
+    livez: new HealthChecks(),
+    readyz: new HealthChecks(),
+  };
+  private readonly servedKinds: ServedKinds;
   private server?: Server;
-  private listening = false;
   private closedPromise?: Promise<void>;
+
+  /** The kinds served without any CRD. */
+  readonly builtinKinds: readonly ServedKind[];
 
   constructor(private readonly opts: ApiServerOptions) {
     this.registry = new ResourceRegistry(builtinTypes(opts.serviceCidr));
+    this.builtinKinds = this.registry.all().map(({ group, version, kind, plural }) => ({
+      group,
+      version,
+      kind,
+      plural,
+    }));
+    this.openapi = new OpenApiDocuments(this.registry);
+    this.servedKinds = new ServedKinds(this.registry, this.openapi);
+  }
+
+  /**
+   * Adds a check that `/readyz` (and `whenReady`) requires, such as one for
+   * the kinds or objects a platform on this server must have before clients
+   * may rely on it.
+   */
+  addReadyCheck(name: string, check: HealthCheck): void {
+    this.health.readyz.add(name, check);
+  }
+
+  /** The readiness checks failing now; empty once the server is ready. */
+  readinessFailures(): Promise<CheckFailure[]> {
+    return this.health.readyz.failures();
+  }
+
+  /** Resolves once every readiness check passes (as `/readyz` would answer). */
+  async whenReady(signal: AbortSignal, pollMs = 50): Promise<void> {
+    while ((await this.readinessFailures()).length > 0) {
+      if (signal.aborted) throw new Error("stopped before the server was ready");
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+  }
+
+  /** A check that every kind of `kinds` is in discovery, `/openapi/v3` and `/openapi/v2`. */
+  servedKindsCheck(kinds: () => readonly ServedKind[]): HealthCheck {
+    return () => this.servedKinds.missing(kinds());
+  }
+
+  /** A check that an object exists, read from storage as a GET would. */
+  objectCheck(ref: ObjectRef): HealthCheck {
+    const store = new ObjectStore(this.opts.backend);
+    return async () => {
+      const type = this.registry.lookup(ref.group, ref.version, ref.plural);
+      const what = `${ref.plural} ${ref.namespace ? `${ref.namespace}/` : ""}${ref.name}`;
+      if (!type) return `${what}: ${ref.plural} is not served yet`;
+      const found = await store.tryGet(type, ref.namespace, ref.name);
+      return found ? undefined : `${what} does not exist yet`;
+    };
   }
 
   get port(): number {
@@ -129,11 +205,13 @@ export class ApiServer {
     };
     await ensureSystemNamespaces(context.store, this.registry);
     await access.start(signal, context.store, this.registry);
-    const deps = {
+    addBuiltinChecks(this.health, opts.backend, signal);
+    const deps: RouterDeps = {
       server: context,
-      openapi: new OpenApiDocuments(this.registry),
+      openapi: this.openapi,
       authenticator: access.authenticator,
-      ready: () => this.listening,
+      health: this.health,
+      requestTimeoutMs: opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     };
     const handler = (req: IncomingMessage, res: import("node:http").ServerResponse) => {
       void route(deps, req, res);
@@ -153,7 +231,10 @@ export class ApiServer {
         )
       : createHttpServer({ keepAliveTimeout: 60_000 }, handler);
     server.headersTimeout = 60_000;
+    // Node must not cut a request: the router's deadline bounds short ones, and
+    // watches and log streams run for as long as their own options say.
     server.requestTimeout = 0;
+    server.timeout = 0;
     this.server = server;
     this.closedPromise = new Promise<void>((resolve) => server.once("close", () => resolve()));
     // Every watch listens on the server's signal.
@@ -165,11 +246,9 @@ export class ApiServer {
         resolve();
       });
     });
-    this.listening = true;
     signal.addEventListener(
       "abort",
       () => {
-        this.listening = false;
         server.close();
         server.closeAllConnections();
         void registrar.drain();

@@ -13,9 +13,8 @@
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type Logger, pino } from "pino";
-import type { AdmissionPlugin } from "../apiserver/admission/types.js";
-import { startCompactor } from "../apiserver/compactor.js";
-import { ApiServer, loadTokenFile } from "../apiserver/index.js";
+import type { AdmissionPlugin } from "../apiserver/index.js";
+import { ApiServer, loadTokenFile, startCompactor } from "../apiserver/index.js";
 import { createHttpClient, type Reader, writeKubeconfig } from "../client/index.js";
 import { PLATFORM_USER } from "../platform/index.js";
 import { type Backend, openEtcdBackend, openSqliteBackend } from "../storage/index.js";

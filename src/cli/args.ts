@@ -1,6 +1,6 @@
 /** A small flag parser: `--name value`, `--name=value`, boolean `--flag`. */
-import { parseGoDuration } from "../api/cron/index.js";
-import { isQuantity, quantityValue } from "../api/quantity.js";
+import { isQuantity, parseGoDuration, quantityValue } from "../api/index.js";
+import { errorText } from "../client/index.js";
 
 export interface ParsedArgs {
   flags: Map<string, string>;
@@ -55,7 +55,7 @@ export function durationFlag(args: ParsedArgs, name: string, fallback: string): 
   try {
     ms = parseGoDuration(v);
   } catch (e) {
-    throw new Error(`--${name} must be a duration such as 40s: ${(e as Error).message}`);
+    throw new Error(`--${name} must be a duration such as 40s: ${errorText(e)}`);
   }
   if (!(ms > 0)) throw new Error(`--${name} must be a positive duration, got ${JSON.stringify(v)}`);
   return ms;

@@ -7,6 +7,7 @@
  * rule that does not compile are refused before anything is contacted.
  */
 import { readFileSync } from "node:fs";
+import { errorText } from "../client/index.js";
 import {
   compileDefragRule,
   DEFAULT_DEFRAG_RULE,
@@ -24,7 +25,7 @@ function readFlagFile(flag: string, path: string): Buffer {
   try {
     return readFileSync(path);
   } catch (e) {
-    throw new Error(`--${flag} ${path}: ${(e as Error).message}`);
+    throw new Error(`--${flag} ${path}: ${errorText(e)}`);
   }
 }
 

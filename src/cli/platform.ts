@@ -7,19 +7,20 @@
  * itself on its own client.
  */
 import { randomBytes } from "node:crypto";
-import type { AdmissionPlugin } from "../apiserver/admission/types.js";
+import type { AdmissionPlugin } from "../apiserver/index.js";
 import { createHttpClient, type HttpClient, type Reader } from "../client/index.js";
 import { HEARTH_ROOT } from "../node/index.js";
 import {
   AppAdmission,
   type ApplicationDefinition,
+  assemble,
+  COMPONENTS,
   CONTROLLER_MANAGER_USER,
-  declaredKeys,
+  type Component,
   definitionsDir,
   loadDefinitions,
   PLATFORM_USER,
   runPlatform,
-  SERVED_MODULES,
 } from "../platform/index.js";
 
 export interface PlatformIdentities {
@@ -45,10 +46,10 @@ export function platformIdentities(): PlatformIdentities {
 /** The platform's checks on app objects as an admission plugin; reads through `client()`. */
 export function platformAdmission(
   client: () => Reader | undefined,
-  definitions: Map<string, ApplicationDefinition>,
+  definitions: ReadonlyMap<string, ApplicationDefinition>,
+  components: readonly Component[] = COMPONENTS,
 ): AdmissionPlugin {
-  const keys = new Map([...definitions].map(([kind, def]) => [kind, declaredKeys(def)]));
-  const apps = new AppAdmission(client, SERVED_MODULES, keys);
+  const apps = AppAdmission.of(client, assemble(components, definitions));
   return {
     name: "HearthApplications",
     async validate(attrs) {
@@ -74,12 +75,12 @@ export interface StartedPlatform {
   done: Promise<void>;
 }
 
-/** Bootstraps the platform and runs the apps engine until `signal` aborts. */
 /** The checked-in ApplicationDefinitions of this checkout. */
 export function checkedInDefinitions(): Map<string, ApplicationDefinition> {
   return loadDefinitions(definitionsDir(HEARTH_ROOT));
 }
 
+/** Bootstraps the platform and runs the apps engine until `signal` aborts. */
 export function startPlatform(
   server: string,
   caPem: string,

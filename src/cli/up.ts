@@ -25,6 +25,7 @@ import {
   platformIdentities,
   startPlatform,
 } from "./platform.js";
+import { addPlatformReadyChecks } from "./platform-readiness.js";
 
 export async function up(argv: string[]): Promise<void> {
   const args = parseArgs(argv, [...NODE_BOOLEAN_FLAGS, "no-node-agent"]);
@@ -39,6 +40,7 @@ export async function up(argv: string[]): Promise<void> {
   });
   const { server, backend, pki, kubeconfig, controller, dataDir, log, logError } = api;
   const server_url = api.url;
+  addPlatformReadyChecks(server, definitions);
 
   // The core controllers reach the API like any client, as system:hearth:controller-manager.
   const controllerClient = createHttpClient({
@@ -78,6 +80,8 @@ export async function up(argv: string[]): Promise<void> {
   });
   platformClient = platform.client;
   await platform.ready;
+  // The same checks as /readyz: the ready line is printed only when a client may rely on the platform.
+  await server.whenReady(controller.signal);
 
   let stopping = false;
   const stop = async (signal: string) => {

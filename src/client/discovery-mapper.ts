@@ -4,8 +4,7 @@
  * from the cache refetches its group version once, because a CRD may have just
  * been registered. Concurrent lookups share one request.
  */
-import { ApiError } from "../api/errors.js";
-import { isObject } from "../api/types.js";
+import { ApiError, isObject } from "../api/index.js";
 import type { RawResponse, ResourceMapper, ResourceMapping } from "./interface.js";
 import { groupVersionPath } from "./paths.js";
 import { decodeResponse } from "./response.js";

@@ -1,10 +1,10 @@
 /** The event recorder against an in-memory Writer: naming, aggregation, and errors kept from the caller. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { NotFoundError } from "../api/errors.js";
-import type { KubeObject } from "../api/types.js";
+import type { KubeObject } from "../api/index.js";
+import { NotFoundError } from "../api/index.js";
 import { EventRecorder } from "./event-recorder.js";
-import type { Writer } from "./interface.js";
+import type { ObjectRef, Writer } from "./interface.js";
 
 class MemoryWriter implements Pick<Writer, "create" | "patch"> {
   readonly events = new Map<string, KubeObject>();
@@ -21,10 +21,7 @@ class MemoryWriter implements Pick<Writer, "create" | "patch"> {
   }
 
   async patch<T extends KubeObject = KubeObject>(
-    _apiVersion: string,
-    _kind: string,
-    name: string,
-    namespace: string | undefined,
+    { name, namespace }: ObjectRef,
     patch: unknown,
   ): Promise<T> {
     await this.gate;

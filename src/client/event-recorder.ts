@@ -9,9 +9,8 @@
  * `onError`, and writes beyond `maxPending` are dropped rather than queued.
  */
 
-import { ApiError } from "../api/errors.js";
-import { rfc3339 } from "../api/time.js";
-import type { KubeObject } from "../api/types.js";
+import type { KubeObject } from "../api/index.js";
+import { ApiError, rfc3339 } from "../api/index.js";
 import type { Writer } from "./interface.js";
 
 export type EventType = "Normal" | "Warning";
@@ -104,7 +103,11 @@ export class EventRecorder {
       const event = this.newEvent(involvedObject, type, reason, message, now);
       this.enqueue(previous, event, () =>
         this.client
-          .patch("v1", "Event", previous.name, previous.namespace, patch, "merge")
+          .patch(
+            { apiVersion: "v1", kind: "Event", name: previous.name, namespace: previous.namespace },
+            patch,
+            { type: "merge" },
+          )
           .then(() => undefined),
       );
       return;

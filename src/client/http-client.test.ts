@@ -1,8 +1,8 @@
 /** The HTTP client against a scripted fake apiserver: paths, verbs, bodies, errors. */
 import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
-import { ApiError } from "../api/errors.js";
-import type { KubeObject } from "../api/types.js";
+import type { KubeObject } from "../api/index.js";
+import { ApiError } from "../api/index.js";
 import { FakeApiServer, sendJson, shutdown, statusBody } from "./fake-apiserver.js";
 import { createHttpClient, type HttpClient } from "./http-client.js";
 import { isStatus } from "./interface.js";
@@ -51,7 +51,12 @@ describe("HttpClient", () => {
   };
 
   it("gets a core namespaced object with the token, user agent and accept headers", async () => {
-    const got = await client.get("v1", "ConfigMap", "x", "default");
+    const got = await client.get({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      name: "x",
+      namespace: "default",
+    });
     assert.equal(got.metadata.name, "x");
     const req = only();
     assert.equal(req.method, "GET");
@@ -62,13 +67,18 @@ describe("HttpClient", () => {
   });
 
   it("gets cluster-scoped and grouped objects", async () => {
-    await client.get("v1", "Namespace", "tenant-a");
-    await client.get(
-      "apiextensions.k8s.io/v1",
-      "CustomResourceDefinition",
-      "tenants.apps.cozystack.io",
-    );
-    await client.get("apps.cozystack.io/v1alpha1", "Tenant", "a", "tenant-root");
+    await client.get({ apiVersion: "v1", kind: "Namespace", name: "tenant-a" });
+    await client.get({
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "CustomResourceDefinition",
+      name: "tenants.apps.cozystack.io",
+    });
+    await client.get({
+      apiVersion: "apps.cozystack.io/v1alpha1",
+      kind: "Tenant",
+      name: "a",
+      namespace: "tenant-root",
+    });
     assert.deepEqual(
       server.calls.map((r) => r.url),
       [
@@ -82,16 +92,19 @@ describe("HttpClient", () => {
   it("lists in a namespace or across all, encoding the query", async () => {
     server.handler = (_req, res) =>
       sendJson(res, 200, { apiVersion: "v1", kind: "ConfigMapList", metadata: {}, items: [] });
-    const list = await client.list("v1", "ConfigMap", {
-      namespace: "ns",
-      labelSelector: "app in (a,b)",
-      fieldSelector: "metadata.name=x",
-      limit: 10,
-      continue: "tok/en=",
-      resourceVersion: "0",
-    });
+    const list = await client.list(
+      { apiVersion: "v1", kind: "ConfigMap" },
+      {
+        namespace: "ns",
+        labelSelector: "app in (a,b)",
+        fieldSelector: "metadata.name=x",
+        limit: 10,
+        continue: "tok/en=",
+        resourceVersion: "0",
+      },
+    );
     assert.deepEqual(list.items, []);
-    await client.list("v1", "ConfigMap");
+    await client.list({ apiVersion: "v1", kind: "ConfigMap" });
     assert.deepEqual(
       server.calls.map((r) => r.url),
       [
@@ -126,7 +139,11 @@ describe("HttpClient", () => {
     const types = ["merge", "json", "strategic"] as const;
     for (const type of types) {
       const patch = type === "json" ? [{ op: "add", path: "/data/a", value: "b" }] : { data: {} };
-      await client.patch("v1", "ConfigMap", "x", "ns", patch, type, { fieldManager: "m" });
+      await client.patch(
+        { apiVersion: "v1", kind: "ConfigMap", name: "x", namespace: "ns" },
+        patch,
+        { type, fieldManager: "m" },
+      );
     }
     assert.deepEqual(
       server.calls.map((r) => [r.method, r.url, r.headers["content-type"]]),
@@ -177,11 +194,14 @@ describe("HttpClient", () => {
       code: 200,
     };
     server.handler = (_req, res) => sendJson(res, 200, success);
-    const gone = await client.delete("v1", "ConfigMap", "x", "ns", {
-      propagationPolicy: "Foreground",
-      preconditions: { uid: "u1" },
-      gracePeriodSeconds: 0,
-    });
+    const gone = await client.delete(
+      { apiVersion: "v1", kind: "ConfigMap", name: "x", namespace: "ns" },
+      {
+        propagationPolicy: "Foreground",
+        preconditions: { uid: "u1" },
+        gracePeriodSeconds: 0,
+      },
+    );
     assert.ok(isStatus(gone));
     const req = only();
     assert.equal(req.method, "DELETE");
@@ -196,7 +216,12 @@ describe("HttpClient", () => {
     const kept = configMap("x");
     kept.metadata.deletionTimestamp = "2025-01-01T00:00:00Z";
     server.handler = (_req, res) => sendJson(res, 200, kept);
-    const result = await client.delete("v1", "ConfigMap", "x", "ns");
+    const result = await client.delete({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      name: "x",
+      namespace: "ns",
+    });
     assert.ok(!isStatus(result));
     assert.equal(result.metadata.deletionTimestamp, "2025-01-01T00:00:00Z");
   });
@@ -204,12 +229,15 @@ describe("HttpClient", () => {
   it("deletes a collection with selectors in the query", async () => {
     server.handler = (_req, res) =>
       sendJson(res, 200, { apiVersion: "v1", kind: "ConfigMapList", metadata: {}, items: [] });
-    await client.deleteCollection("v1", "ConfigMap", {
-      namespace: "ns",
-      labelSelector: "a=b",
-      propagationPolicy: "Background",
-      dryRun: true,
-    });
+    await client.deleteCollection(
+      { apiVersion: "v1", kind: "ConfigMap" },
+      {
+        namespace: "ns",
+        labelSelector: "a=b",
+        propagationPolicy: "Background",
+        dryRun: true,
+      },
+    );
     const req = only();
     assert.equal(req.method, "DELETE");
     assert.equal(req.url, "/api/v1/namespaces/ns/configmaps?labelSelector=a%3Db");
@@ -223,7 +251,11 @@ describe("HttpClient", () => {
 
   it("writes status through the /status subresource", async () => {
     await client.updateStatus(configMap("x", "ns"));
-    await client.patchStatus("v1", "ConfigMap", "x", "ns", { status: { ok: true } }, "merge");
+    await client.patchStatus(
+      { apiVersion: "v1", kind: "ConfigMap", name: "x", namespace: "ns" },
+      { status: { ok: true } },
+      { type: "merge" },
+    );
     assert.deepEqual(
       server.calls.map((r) => [r.method, r.url]),
       [
@@ -239,14 +271,17 @@ describe("HttpClient", () => {
         ...statusBody(404, "NotFound", 'configmaps "x" not found'),
         details: { name: "x", kind: "configmaps" },
       });
-    await assert.rejects(client.get("v1", "ConfigMap", "x", "ns"), (e: unknown) => {
-      assert.ok(e instanceof ApiError);
-      assert.equal(e.code, 404);
-      assert.equal(e.reason, "NotFound");
-      assert.equal(e.message, 'configmaps "x" not found');
-      assert.equal(e.details.name, "x");
-      return true;
-    });
+    await assert.rejects(
+      client.get({ apiVersion: "v1", kind: "ConfigMap", name: "x", namespace: "ns" }),
+      (e: unknown) => {
+        assert.ok(e instanceof ApiError);
+        assert.equal(e.code, 404);
+        assert.equal(e.reason, "NotFound");
+        assert.equal(e.message, 'configmaps "x" not found');
+        assert.equal(e.details.name, "x");
+        return true;
+      },
+    );
   });
 
   it("throws a generic ApiError when the error body is not a Status", async () => {
@@ -262,7 +297,7 @@ describe("HttpClient", () => {
   });
 
   it("refuses one namespaced object without a namespace, sending nothing", async () => {
-    await assert.rejects(client.get("v1", "ConfigMap", "x"), {
+    await assert.rejects(client.get({ apiVersion: "v1", kind: "ConfigMap", name: "x" }), {
       code: 400,
       message: /a namespace is required for namespaced kind ConfigMap/,
     });
@@ -279,7 +314,7 @@ describe("HttpClient", () => {
   });
 
   it("reports kinds the server does not serve", async () => {
-    await assert.rejects(client.get("v1", "Nope", "x"), {
+    await assert.rejects(client.get({ apiVersion: "v1", kind: "Nope", name: "x" }), {
       code: 404,
       message: 'no matches for kind "Nope" in version "v1"',
     });
@@ -303,7 +338,8 @@ describe("HttpClient", () => {
   });
 
   it("reuses keep-alive connections", async () => {
-    for (let i = 0; i < 5; i++) await client.get("v1", "ConfigMap", "x", "ns");
+    for (let i = 0; i < 5; i++)
+      await client.get({ apiVersion: "v1", kind: "ConfigMap", name: "x", namespace: "ns" });
     assert.equal(server.openConnections, 1);
   });
 });
@@ -317,7 +353,7 @@ describe("HttpClient with a path prefix", () => {
         { name: "namespaces", kind: "Namespace", namespaced: false },
       ]);
       server.handler = (_req, res) => sendJson(res, 200, configMap("x"));
-      await client.get("v1", "Namespace", "a");
+      await client.get({ apiVersion: "v1", kind: "Namespace", name: "a" });
       assert.deepEqual(
         server.requests.map((r) => r.url),
         ["/prefix/api/v1", "/prefix/api/v1/namespaces/a"],

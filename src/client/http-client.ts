@@ -5,18 +5,20 @@
  */
 
 import type { IncomingMessage } from "node:http";
-import { BadRequestError } from "../api/errors.js";
-import type { KubeList, KubeObject, Status, WatchEvent } from "../api/types.js";
+import type { KubeList, KubeObject, Status, WatchEvent } from "../api/index.js";
+import { BadRequestError } from "../api/index.js";
 import { DiscoveryMapper } from "./discovery-mapper.js";
 import type {
   ApplyOptions,
+  CallOptions,
   Client,
   DeleteCollectionOptions,
   DeleteOptions,
   ListOptions,
-  PatchOptions,
-  PatchType,
+  ObjectRef,
+  PatchCallOptions,
   RawResponse,
+  TypeRef,
   WatchOptions,
   WriteOptions,
 } from "./interface.js";
@@ -52,8 +54,9 @@ export class HttpClient implements Client {
     path: string,
     body?: string,
     headers?: Record<string, string>,
+    opts: CallOptions = {},
   ): Promise<RawResponse> {
-    return this.#transport.send(method, path, body, headers);
+    return this.#transport.send(method, path, body, headers, opts.signal);
   }
 
   /** Destroys pooled and in-use sockets; requests and watches in flight fail or end. */
@@ -61,120 +64,99 @@ export class HttpClient implements Client {
     this.#transport.close();
   }
 
-  get<T extends KubeObject = KubeObject>(
-    apiVersion: string,
-    kind: string,
-    name: string,
-    namespace?: string,
-  ): Promise<T> {
-    const t = { apiVersion, kind, name, namespace };
-    return this.#call("GET", t, `cannot get ${describe(t)}`);
+  get<T extends KubeObject = KubeObject>(ref: ObjectRef, opts: CallOptions = {}): Promise<T> {
+    return this.#call("GET", refTarget(ref), `cannot get ${describe(ref)}`, {
+      signal: opts.signal,
+    });
   }
 
   list<T extends KubeObject = KubeObject>(
-    apiVersion: string,
-    kind: string,
-    opts: ListOptions = {},
+    type: TypeRef,
+    opts: ListOptions & CallOptions = {},
   ): Promise<KubeList<T>> {
-    const { namespace, ...query } = opts;
-    return this.#call(
-      "GET",
-      { apiVersion, kind, namespace },
-      `cannot list ${kind}`,
-      undefined,
-      query,
-    );
+    const { namespace, signal, ...query } = opts;
+    const t = { ...typeOf(type), namespace };
+    return this.#call("GET", t, `cannot list ${type.kind}`, { query, signal });
   }
 
-  async create<T extends KubeObject>(obj: T, opts: WriteOptions = {}): Promise<T> {
+  async create<T extends KubeObject>(obj: T, opts: WriteOptions & CallOptions = {}): Promise<T> {
     const t = { ...objectTarget(obj), collection: true };
-    return this.#call("POST", t, `cannot create ${describe(t)}`, obj, writeQuery(opts));
+    const call = { body: obj, query: writeQuery(opts), signal: opts.signal };
+    return this.#call("POST", t, `cannot create ${describe(t)}`, call);
   }
 
-  async update<T extends KubeObject>(obj: T, opts: WriteOptions = {}): Promise<T> {
+  async update<T extends KubeObject>(obj: T, opts: WriteOptions & CallOptions = {}): Promise<T> {
     const t = namedTarget(obj, "update");
-    return this.#call("PUT", t, `cannot update ${describe(t)}`, obj, writeQuery(opts));
+    const call = { body: obj, query: writeQuery(opts), signal: opts.signal };
+    return this.#call("PUT", t, `cannot update ${describe(t)}`, call);
   }
 
   patch<T extends KubeObject = KubeObject>(
-    apiVersion: string,
-    kind: string,
-    name: string,
-    namespace: string | undefined,
+    ref: ObjectRef,
     patch: unknown,
-    type: PatchType,
-    opts: PatchOptions = {},
+    opts: PatchCallOptions,
   ): Promise<T> {
-    return this.#patch({ apiVersion, kind, name, namespace }, patch, type, opts);
+    return this.#patch(refTarget(ref), patch, opts);
   }
 
-  async apply<T extends KubeObject>(obj: KubeObject, opts: ApplyOptions): Promise<T> {
-    return this.#patch(namedTarget(obj, "apply"), obj, "apply", opts);
+  async apply<T extends KubeObject>(obj: KubeObject, opts: ApplyOptions & CallOptions): Promise<T> {
+    return this.#patch(namedTarget(obj, "apply"), obj, { ...opts, type: "apply" });
   }
 
-  delete(
-    apiVersion: string,
-    kind: string,
-    name: string,
-    namespace?: string,
-    opts: DeleteOptions = {},
-  ): Promise<KubeObject | Status> {
-    const t = { apiVersion, kind, name, namespace };
-    return this.#call("DELETE", t, `cannot delete ${describe(t)}`, deleteBody(opts));
+  delete(ref: ObjectRef, opts: DeleteOptions & CallOptions = {}): Promise<KubeObject | Status> {
+    const { signal, ...rest } = opts;
+    const call = { body: deleteBody(rest), signal };
+    return this.#call("DELETE", refTarget(ref), `cannot delete ${describe(ref)}`, call);
   }
 
   deleteCollection(
-    apiVersion: string,
-    kind: string,
-    opts: DeleteCollectionOptions = {},
+    type: TypeRef,
+    opts: DeleteCollectionOptions & CallOptions = {},
   ): Promise<KubeList | Status> {
-    const { namespace, labelSelector, fieldSelector, ...rest } = opts;
-    const t = { apiVersion, kind, namespace };
-    const query = { labelSelector, fieldSelector };
-    return this.#call("DELETE", t, `cannot delete ${kind} collection`, deleteBody(rest), query);
+    const { namespace, labelSelector, fieldSelector, signal, ...rest } = opts;
+    const t = { ...typeOf(type), namespace };
+    const call = { body: deleteBody(rest), query: { labelSelector, fieldSelector }, signal };
+    return this.#call("DELETE", t, `cannot delete ${type.kind} collection`, call);
   }
 
-  async updateStatus<T extends KubeObject>(obj: T, opts: WriteOptions = {}): Promise<T> {
+  async updateStatus<T extends KubeObject>(
+    obj: T,
+    opts: WriteOptions & CallOptions = {},
+  ): Promise<T> {
     const t = { ...namedTarget(obj, "update status of"), subresource: "status" };
-    return this.#call("PUT", t, `cannot update status of ${describe(t)}`, obj, writeQuery(opts));
+    const call = { body: obj, query: writeQuery(opts), signal: opts.signal };
+    return this.#call("PUT", t, `cannot update status of ${describe(t)}`, call);
   }
 
   patchStatus<T extends KubeObject = KubeObject>(
-    apiVersion: string,
-    kind: string,
-    name: string,
-    namespace: string | undefined,
+    ref: ObjectRef,
     patch: unknown,
-    type: PatchType,
-    opts: PatchOptions = {},
+    opts: PatchCallOptions,
   ): Promise<T> {
-    const t = { apiVersion, kind, name, namespace, subresource: "status" };
-    return this.#patch(t, patch, type, opts);
+    return this.#patch({ ...refTarget(ref), subresource: "status" }, patch, opts);
   }
 
   async *watch<T extends KubeObject = KubeObject>(
-    apiVersion: string,
-    kind: string,
-    opts: WatchOptions,
-    signal: AbortSignal,
+    type: TypeRef,
+    opts: WatchOptions & CallOptions,
   ): AsyncGenerator<WatchEvent<T>> {
-    const { namespace, ...query } = opts;
-    const t = { apiVersion, kind, namespace };
-    if (signal.aborted) return;
+    const { namespace, signal, ...query } = opts;
+    const t = { ...typeOf(type), namespace };
+    if (signal?.aborted) return;
     const path = (await this.#path(t, false)) + queryString({ watch: true, ...query });
     let res: IncomingMessage;
     try {
       res = await this.#transport.open("GET", path, undefined, {}, signal);
     } catch (e) {
-      if (signal.aborted) return;
+      if (signal?.aborted) return;
       throw e;
     }
     try {
       if (res.statusCode !== 200)
-        throw errorFromResponse(await readAll(res), `cannot watch ${kind}`);
+        throw errorFromResponse(await readAll(res), `cannot watch ${type.kind}`);
       yield* decodeWatchEvents<T>(res);
     } catch (e) {
-      if (signal.aborted) return;
+      if (signal?.aborted) return;
       throw e;
     } finally {
       // Stopped early (consumer broke out, or an ERROR event): the socket cannot be reused.
@@ -182,14 +164,15 @@ export class HttpClient implements Client {
     }
   }
 
-  #patch<T>(t: Target, patch: unknown, type: PatchType, opts: PatchOptions): Promise<T> {
+  #patch<T>(t: Target, patch: unknown, opts: PatchCallOptions): Promise<T> {
+    const { type, signal } = opts;
     const query = {
       ...writeQuery(opts),
       ...(type === "apply" && opts.force !== undefined ? { force: opts.force } : {}),
     };
     const headers = { "content-type": PATCH_CONTENT_TYPES[type] };
     const what = `cannot patch ${describe(t)}`;
-    return this.#call("PATCH", t, what, patch, query, headers);
+    return this.#call("PATCH", t, what, { body: patch, query, headers, signal });
   }
 
   /** `needsNamespace`: the request is about one object (to create, read or write). */
@@ -203,20 +186,32 @@ export class HttpClient implements Client {
     return resourcePath({ ...t, mapping, name: t.collection ? undefined : t.name });
   }
 
-  async #call<T>(
-    method: string,
-    t: Target,
-    what: string,
-    body?: unknown,
-    query: Record<string, string | number | boolean | undefined> = {},
-    headers?: Record<string, string>,
-  ): Promise<T> {
+  async #call<T>(method: string, t: Target, what: string, call: Call = {}): Promise<T> {
+    const { body, query = {}, headers, signal } = call;
+    signal?.throwIfAborted();
     const one = t.name !== undefined || t.collection === true;
     const path = (await this.#path(t, one)) + queryString(query);
     const text = body === undefined || typeof body === "string" ? body : JSON.stringify(body);
-    const res = await this.#transport.send(method, path, text, headers);
+    const res = await this.#transport.send(method, path, text, headers, signal);
     return decodeResponse<T>(res, what);
   }
+}
+
+/** What one request carries besides its target. */
+interface Call {
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined>;
+  headers?: Record<string, string>;
+  signal?: AbortSignal | undefined;
+}
+
+/** Only the kind's fields, so that a whole object passed as a TypeRef adds nothing else. */
+function typeOf(type: TypeRef): TypeRef {
+  return { apiVersion: type.apiVersion, kind: type.kind };
+}
+
+function refTarget(ref: ObjectRef): Target {
+  return { ...typeOf(ref), name: ref.name, namespace: ref.namespace };
 }
 
 function objectTarget(obj: KubeObject): Target {
@@ -231,7 +226,7 @@ function namedTarget(obj: KubeObject, verb: string): Target {
 }
 
 /** `ConfigMap "default/x"`, for error messages. */
-function describe(t: Target): string {
+function describe(t: Target | ObjectRef): string {
   if (!t.name) return t.kind;
   return `${t.kind} "${t.namespace ? `${t.namespace}/` : ""}${t.name}"`;
 }

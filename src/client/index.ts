@@ -2,6 +2,7 @@
  * The client layer: the one interface every component uses to reach the API
  * (Reader, Writer, StatusWriter, Watcher), its HTTP implementation, and kubeconfig.
  */
+export { errorText, getOptional, ignoreNotFound, isNotFound, refOf } from "./call-helpers.js";
 export { DiscoveryMapper, kindTable } from "./discovery-mapper.js";
 export {
   EventRecorder,
@@ -12,10 +13,13 @@ export {
 export { clientFromKubeconfig, createHttpClient, HttpClient } from "./http-client.js";
 export type {
   ApplyOptions,
+  CallOptions,
   Client,
   DeleteCollectionOptions,
   DeleteOptions,
   ListOptions,
+  ObjectRef,
+  PatchCallOptions,
   PatchOptions,
   PatchType,
   RawResponse,
@@ -25,6 +29,7 @@ export type {
   ResourceMapping,
   SelectorOptions,
   StatusWriter,
+  TypeRef,
   Watcher,
   WatchOptions,
   WriteOptions,

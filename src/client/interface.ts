@@ -11,11 +11,26 @@ import {
   type KubeObject,
   type Status,
   type WatchEvent,
-} from "../api/types.js";
+} from "../api/index.js";
 
-export interface ResourceId {
+/** A kind: what `list`, `watch` and `deleteCollection` address. */
+export interface TypeRef {
   apiVersion: string;
   kind: string;
+}
+
+/** One object of a kind; `namespace` is omitted for a cluster-scoped kind. */
+export interface ObjectRef extends TypeRef {
+  name: string;
+  namespace?: string | undefined;
+}
+
+/** @deprecated the old name of `TypeRef`. */
+export type ResourceId = TypeRef;
+
+/** Options every call takes: aborting `signal` ends the call with an AbortError. */
+export interface CallOptions {
+  signal?: AbortSignal;
 }
 
 /** How a kind is reached over REST: its plural resource name and its scope. */
@@ -48,16 +63,10 @@ export interface ListOptions extends SelectorOptions {
 
 export interface Reader {
   /** Throws a 404 ApiError (reason NotFound) when the object does not exist. */
-  get<T extends KubeObject = KubeObject>(
-    apiVersion: string,
-    kind: string,
-    name: string,
-    namespace?: string,
-  ): Promise<T>;
+  get<T extends KubeObject = KubeObject>(ref: ObjectRef, opts?: CallOptions): Promise<T>;
   list<T extends KubeObject = KubeObject>(
-    apiVersion: string,
-    kind: string,
-    opts?: ListOptions,
+    type: TypeRef,
+    opts?: ListOptions & CallOptions,
   ): Promise<KubeList<T>>;
 }
 
@@ -90,51 +99,39 @@ export interface DeleteCollectionOptions extends DeleteOptions, SelectorOptions 
   namespace?: string;
 }
 
+/** A patch call's options: the patch type is required, the rest as for any write. */
+export type PatchCallOptions = PatchOptions & { type: PatchType } & CallOptions;
+
 export interface Writer {
-  create<T extends KubeObject>(obj: T, opts?: WriteOptions): Promise<T>;
+  create<T extends KubeObject>(obj: T, opts?: WriteOptions & CallOptions): Promise<T>;
   /** PUT; the object's `metadata.resourceVersion` guards against lost updates (409). */
-  update<T extends KubeObject>(obj: T, opts?: WriteOptions): Promise<T>;
+  update<T extends KubeObject>(obj: T, opts?: WriteOptions & CallOptions): Promise<T>;
   /** `patch` is sent as JSON unless it is a string, which is sent as is. */
   patch<T extends KubeObject = KubeObject>(
-    apiVersion: string,
-    kind: string,
-    name: string,
-    namespace: string | undefined,
+    ref: ObjectRef,
     patch: unknown,
-    type: PatchType,
-    opts?: PatchOptions,
+    opts: PatchCallOptions,
   ): Promise<T>;
   /** Server-side apply of a full intent; creates the object if absent. */
-  apply<T extends KubeObject>(obj: KubeObject, opts: ApplyOptions): Promise<T>;
+  apply<T extends KubeObject>(obj: KubeObject, opts: ApplyOptions & CallOptions): Promise<T>;
   /**
    * Resolves to a Status when the object was removed at once, or to the object
    * (with `deletionTimestamp`) when finalizers keep it; see `isStatus`.
    */
-  delete(
-    apiVersion: string,
-    kind: string,
-    name: string,
-    namespace?: string,
-    opts?: DeleteOptions,
-  ): Promise<KubeObject | Status>;
+  delete(ref: ObjectRef, opts?: DeleteOptions & CallOptions): Promise<KubeObject | Status>;
   deleteCollection(
-    apiVersion: string,
-    kind: string,
-    opts?: DeleteCollectionOptions,
+    type: TypeRef,
+    opts?: DeleteCollectionOptions & CallOptions,
   ): Promise<KubeList | Status>;
 }
 
 /** Writes to the `/status` subresource, which ignores changes outside `status`. */
 export interface StatusWriter {
-  updateStatus<T extends KubeObject>(obj: T, opts?: WriteOptions): Promise<T>;
+  updateStatus<T extends KubeObject>(obj: T, opts?: WriteOptions & CallOptions): Promise<T>;
   patchStatus<T extends KubeObject = KubeObject>(
-    apiVersion: string,
-    kind: string,
-    name: string,
-    namespace: string | undefined,
+    ref: ObjectRef,
     patch: unknown,
-    type: PatchType,
-    opts?: PatchOptions,
+    opts: PatchCallOptions,
   ): Promise<T>;
 }
 
@@ -147,15 +144,13 @@ export interface WatchOptions extends SelectorOptions {
 
 export interface Watcher {
   /**
-   * Yields events until the server ends the stream or `signal` aborts (then the
-   * iteration just ends). An `ERROR` event is thrown as the ApiError rebuilt from
-   * its Status, e.g. code 410 Expired, on which an informer relists.
+   * Yields events until the server ends the stream or `opts.signal` aborts (then
+   * the iteration just ends). An `ERROR` event is thrown as the ApiError rebuilt
+   * from its Status, e.g. code 410 Expired, on which an informer relists.
    */
   watch<T extends KubeObject = KubeObject>(
-    apiVersion: string,
-    kind: string,
-    opts: WatchOptions,
-    signal: AbortSignal,
+    type: TypeRef,
+    opts: WatchOptions & CallOptions,
   ): AsyncIterable<WatchEvent<T>>;
 }
 
@@ -179,6 +174,7 @@ export type Client = Reader &
       path: string,
       body?: string,
       headers?: Record<string, string>,
+      opts?: CallOptions,
     ): Promise<RawResponse>;
   };
 

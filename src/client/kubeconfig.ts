@@ -6,7 +6,7 @@
 import { chmod, readFile, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { parse, stringify } from "yaml";
-import { isObject } from "../api/types.js";
+import { isObject } from "../api/index.js";
 import type { ClientConfig } from "./transport.js";
 
 export interface ParseKubeconfigOptions {

@@ -3,7 +3,7 @@
  * `/api/v1/...` for the core group, `/apis/<group>/<version>/...` otherwise, and
  * `/namespaces/<ns>/<plural>[/<name>[/<subresource>]]` for namespaced kinds.
  */
-import { parseApiVersion } from "../api/types.js";
+import { parseApiVersion } from "../api/index.js";
 import type { ResourceMapping } from "./interface.js";
 
 /** The discovery path of a group version: `/api/v1` or `/apis/apps/v1`. */

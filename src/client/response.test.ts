@@ -1,7 +1,7 @@
 /** Mapping of HTTP responses to values and ApiErrors. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ApiError } from "../api/errors.js";
+import { ApiError } from "../api/index.js";
 import { decodeResponse, errorFromResponse } from "./response.js";
 
 const res = (status: number, body: string) => ({ status, headers: {}, body });

@@ -3,8 +3,9 @@
  * non-2xx reply becomes the ApiError its Status describes, or a generic ApiError
  * with the HTTP code when the body is not a Status (a proxy, a plain-text 404).
  */
-import { ApiError, fromStatus } from "../api/errors.js";
-import type { Status } from "../api/types.js";
+
+import type { Status } from "../api/index.js";
+import { ApiError, fromStatus } from "../api/index.js";
 import { isStatus, type RawResponse } from "./interface.js";
 
 /** The reason kube-apiserver gives each code (apimachinery `api/errors`). */

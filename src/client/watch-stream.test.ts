@@ -1,8 +1,8 @@
 /** Watch body decoding: lines split across chunks, several per chunk, ERROR events. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ApiError } from "../api/errors.js";
-import type { WatchEvent } from "../api/types.js";
+import type { WatchEvent } from "../api/index.js";
+import { ApiError } from "../api/index.js";
 import { decodeWatchEvents, splitLines } from "./watch-stream.js";
 
 async function* chunks(...parts: (string | Uint8Array)[]): AsyncGenerator<string | Uint8Array> {

@@ -3,8 +3,7 @@
  * across chunks or several in one chunk. An `ERROR` event ends the stream by
  * throwing the ApiError its Status describes (410 Expired → the caller relists).
  */
-import { ApiError } from "../api/errors.js";
-import { isObject, type WatchEvent, type WatchEventType } from "../api/types.js";
+import { ApiError, isObject, type WatchEvent, type WatchEventType } from "../api/index.js";
 import { isStatus } from "./interface.js";
 import { errorFromStatus } from "./response.js";
 

@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import type { ServerResponse } from "node:http";
 import { after, before, beforeEach, describe, it } from "node:test";
-import { ApiError } from "../api/errors.js";
-import type { WatchEvent } from "../api/types.js";
+import type { WatchEvent } from "../api/index.js";
+import { ApiError } from "../api/index.js";
 import { FakeApiServer, sendJson, shutdown, statusBody, waitFor } from "./fake-apiserver.js";
 import { createHttpClient, type HttpClient } from "./http-client.js";
 
@@ -55,7 +55,10 @@ describe("HttpClient.watch", () => {
 
   const collect = async (signal: AbortSignal, onEvent?: (e: WatchEvent) => void) => {
     const names: string[] = [];
-    for await (const e of client.watch("v1", "ConfigMap", { namespace: "ns" }, signal)) {
+    for await (const e of client.watch(
+      { apiVersion: "v1", kind: "ConfigMap" },
+      { namespace: "ns", signal },
+    )) {
       names.push(`${e.type}:${e.object.metadata.name}`);
       onEvent?.(e);
     }
@@ -75,7 +78,10 @@ describe("HttpClient.watch", () => {
       allowWatchBookmarks: true,
       timeoutSeconds: 300,
     };
-    for await (const e of client.watch("v1", "ConfigMap", opts, new AbortController().signal)) {
+    for await (const e of client.watch(
+      { apiVersion: "v1", kind: "ConfigMap" },
+      { ...opts, signal: new AbortController().signal },
+    )) {
       events.push(`${e.type}:${e.object.metadata.name}`);
     }
     assert.deepEqual(events, ["ADDED:a", "MODIFIED:b", "DELETED:c"]);
@@ -85,7 +91,7 @@ describe("HttpClient.watch", () => {
     );
     // The stream ended cleanly, so its keep-alive socket serves the next request.
     server.handler = (_req, res) => sendJson(res, 200, { items: [], metadata: {} });
-    await client.list("v1", "ConfigMap");
+    await client.list({ apiVersion: "v1", kind: "ConfigMap" });
     assert.equal(server.openConnections, 1);
   });
 
@@ -135,7 +141,10 @@ describe("HttpClient.watch", () => {
 
   it("closes the connection when the consumer stops early", async () => {
     serve([line("ADDED", "a", "1"), line("ADDED", "b", "2")], false);
-    for await (const e of client.watch("v1", "ConfigMap", {}, new AbortController().signal)) {
+    for await (const e of client.watch(
+      { apiVersion: "v1", kind: "ConfigMap" },
+      { signal: new AbortController().signal },
+    )) {
       assert.equal(e.object.metadata.name, "a");
       break;
     }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** The `hearth` executable: picks a command and runs it. */
 import { apiserver, etcdDefrag, node, up } from "../cli/index.js";
+import { errorText } from "../client/index.js";
 
 const USAGE = `usage: hearth <command> [flags]
 
@@ -40,6 +41,6 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  process.stderr.write(`hearth: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`hearth: ${errorText(err)}\n`);
   process.exit(1);
 });

@@ -9,10 +9,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
-import { hasCode } from "../api/errors.js";
-import type { Node, Pod } from "../api/pod.js";
-import type { KubeObject } from "../api/types.js";
-import { type Client, EventRecorder } from "../client/index.js";
+import type { KubeObject, Node, Pod } from "../api/index.js";
+import { type Client, EventRecorder, getOptional } from "../client/index.js";
 import { Controller, delay, Informer } from "../runtime/index.js";
 import { CrashLoopBackoff } from "./backoff.js";
 import { IpAllocator, parseCidr } from "./ip-allocator.js";
@@ -77,7 +75,8 @@ export class NodeAgent {
       hostIP: HOST_IP,
       node: { cpu: cap.cpu!, memory: cap.memory! },
       read: (kind, name, namespace) => this.read(kind, name, namespace),
-      services: async (namespace) => (await this.client.list("v1", "Service", { namespace })).items,
+      services: async (namespace) =>
+        (await this.client.list({ apiVersion: "v1", kind: "Service" }, { namespace })).items,
       event: (pod, type, reason, message) => events.event(pod, type, reason, message),
       enqueue: (key) => controller.enqueue(key),
     };
@@ -151,12 +150,7 @@ export class NodeAgent {
     name: string,
     namespace: string | undefined,
   ): Promise<KubeObject | undefined> {
-    try {
-      return await this.client.get(API_VERSIONS[kind], kind, name, namespace);
-    } catch (e) {
-      if (hasCode(e, 404)) return undefined;
-      throw e;
-    }
+    return getOptional(this.client, { apiVersion: API_VERSIONS[kind], kind, name, namespace });
   }
 
   /** Notices exits and new pids of every run; samples log sizes for timestamps. */

@@ -10,7 +10,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { rfc3339 } from "../api/time.js";
+import { rfc3339 } from "../api/index.js";
 import type { ExitRecord, RunRecord } from "./pod-state.js";
 
 import { isRunning, readBwrapStatus, readStat, signalGroup, signalOf } from "./proc.js";

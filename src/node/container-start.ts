@@ -10,8 +10,8 @@
 import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import type { Container, Pod } from "../api/pod.js";
-import { rfc3339 } from "../api/time.js";
+import type { Container, Pod } from "../api/index.js";
+import { rfc3339 } from "../api/index.js";
 import { launch } from "./container-process.js";
 import { containerArgv, containerEnv, type EnvContext } from "./env.js";
 import { ContainerConfigError } from "./field-ref.js";

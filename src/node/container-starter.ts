@@ -5,7 +5,7 @@
  * also for runs adopted from a previous agent. Owns the containers' waiting
  * reasons and probers, which the pod's status is computed from.
  */
-import type { Container, Pod } from "../api/pod.js";
+import type { Container, Pod } from "../api/index.js";
 import { goDuration } from "./backoff.js";
 import { planStart, podHostname, startRun, writeEtcFiles } from "./container-start.js";
 import type { EnvContext } from "./env.js";

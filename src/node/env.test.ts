@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Pod } from "../api/pod.js";
-import type { KubeObject } from "../api/types.js";
+import type { KubeObject, Pod } from "../api/index.js";
 import { containerArgv, containerEnv, type EnvContext } from "./env.js";
 import { ContainerConfigError, formatMap, resourceFieldValue } from "./field-ref.js";
 

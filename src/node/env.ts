@@ -7,8 +7,7 @@
  * container resource, a ConfigMap key or a Secret key). A missing ConfigMap,
  * Secret or key that is not optional is a `ContainerConfigError`.
  */
-import type { Container, Pod } from "../api/pod.js";
-import type { KubeObject } from "../api/types.js";
+import type { Container, KubeObject, Pod } from "../api/index.js";
 import { expand } from "./expansion.js";
 import {
   ContainerConfigError,

@@ -3,8 +3,8 @@
  * containers' resources (`resourceFieldRef`), for env vars and downwardAPI
  * volumes, with kube's supported paths and wording for the rest.
  */
-import type { Container, ObjectFieldSelector, Pod, ResourceFieldSelector } from "../api/pod.js";
-import { parseQuantity } from "../api/quantity.js";
+import type { Container, ObjectFieldSelector, Pod, ResourceFieldSelector } from "../api/index.js";
+import { parseQuantity } from "../api/index.js";
 
 /** A container cannot be configured (kube's waiting reason `CreateContainerConfigError`). */
 export class ContainerConfigError extends Error {

@@ -9,6 +9,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { errorText } from "../client/index.js";
 
 export interface ImageEntry {
   entrypoint: string[];
@@ -71,7 +72,7 @@ export class ImageTable {
     try {
       parsed = JSON.parse(readFileSync(file, "utf8"));
     } catch (e) {
-      throw new Error(`cannot read the image table ${file}: ${(e as Error).message}`);
+      throw new Error(`cannot read the image table ${file}: ${errorText(e)}`);
     }
     const images = (parsed as { images?: unknown }).images;
     if (typeof images !== "object" || images === null)

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import os from "node:os";
-import { NODE_LOG_TOKEN_ANNOTATION, type Node, type NodeCondition } from "../api/pod.js";
+import { NODE_LOG_TOKEN_ANNOTATION, type Node, type NodeCondition } from "../api/index.js";
 
 export const KUBELET_VERSION = "v1.32.0-hearth";
 export const HOST_IP = "127.0.0.1";

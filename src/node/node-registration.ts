@@ -8,10 +8,8 @@
  * agent was cut off), as the kubelet posts a changed status at once.
  */
 
-import { hasCode } from "../api/errors.js";
-import { NODE, type Node } from "../api/pod.js";
-import { rfc3339 } from "../api/time.js";
-import type { Client } from "../client/index.js";
+import { hasCode, NODE, type Node, rfc3339 } from "../api/index.js";
+import { type Client, getOptional, ignoreNotFound, isNotFound } from "../client/index.js";
 import { delay } from "../runtime/index.js";
 import { type NodeFacts, nodeObject } from "./node-object.js";
 
@@ -31,12 +29,7 @@ function microTime(ms = Date.now()): string {
 
 export async function registerNode(client: Client, facts: NodeFacts): Promise<Node> {
   const now = rfc3339();
-  let old: Node | undefined;
-  try {
-    old = await client.get<Node>(NODE.apiVersion, NODE.kind, facts.name);
-  } catch (e) {
-    if (!hasCode(e, 404)) throw e;
-  }
+  const old = await getOptional<Node>(client, { ...NODE, name: facts.name });
   const desired = nodeObject(facts, now, old);
   if (!old) {
     const created = await client.create(desired);
@@ -74,21 +67,18 @@ async function renewLease(client: Client, node: Node, durationSeconds: number): 
     leaseDurationSeconds: durationSeconds,
     renewTime: microTime(),
   };
-  try {
-    await client.patch("coordination.k8s.io/v1", "Lease", name, LEASE_NAMESPACE, { spec }, "merge");
-  } catch (e) {
-    if (!hasCode(e, 404)) throw e;
-    await client.create({
-      apiVersion: "coordination.k8s.io/v1",
-      kind: "Lease",
-      metadata: {
-        name,
-        namespace: LEASE_NAMESPACE,
-        ownerReferences: [{ apiVersion: "v1", kind: "Node", name, uid: node.metadata.uid! }],
-      },
-      spec,
-    });
-  }
+  const lease = { apiVersion: "coordination.k8s.io/v1", kind: "Lease" };
+  const ref = { ...lease, name, namespace: LEASE_NAMESPACE };
+  if (await ignoreNotFound(client.patch(ref, { spec }, { type: "merge" }))) return;
+  await client.create({
+    ...lease,
+    metadata: {
+      name,
+      namespace: LEASE_NAMESPACE,
+      ownerReferences: [{ apiVersion: "v1", kind: "Node", name, uid: node.metadata.uid! }],
+    },
+    spec,
+  });
 }
 
 /** Renews the lease and refreshes the node's status until `signal` aborts. */
@@ -105,24 +95,24 @@ export async function heartbeat(
     try {
       await ensureNamespace(client);
       await renewLease(client, current, opts.leaseDurationSeconds);
-      const fresh = await client.get<Node>(NODE.apiVersion, NODE.kind, facts.name);
+      const fresh = await client.get<Node>({
+        apiVersion: NODE.apiVersion,
+        kind: NODE.kind,
+        name: facts.name,
+      });
       // Due, or someone else (the node lifecycle controller) says the node is not Ready.
       if (Date.now() - lastStatus >= opts.statusIntervalMs || !postedReady(fresh)) {
         const status = nodeObject(facts, rfc3339(), fresh).status;
         current = await client.patchStatus<Node>(
-          NODE.apiVersion,
-          NODE.kind,
-          facts.name,
-          undefined,
+          { apiVersion: NODE.apiVersion, kind: NODE.kind, name: facts.name },
           { status },
-          "merge",
+          { type: "merge" },
         );
         lastStatus = Date.now();
       }
     } catch (e) {
       if (signal.aborted) return;
-      if (hasCode(e, 404) && !(await reRegister(client, facts, opts, (n) => (current = n))))
-        continue;
+      if (isNotFound(e) && !(await reRegister(client, facts, opts, (n) => (current = n)))) continue;
       opts.onError("node heartbeat failed", e);
     }
     await delay(opts.renewIntervalMs, signal);

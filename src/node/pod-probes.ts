@@ -3,7 +3,7 @@
  * (or, for tcp and http, against) the container's sandbox and pod IP, an
  * `Unhealthy` event for each failure, and a re-sync of the pod on each change.
  */
-import type { Container, Pod } from "../api/pod.js";
+import type { Container, Pod } from "../api/index.js";
 import { podHostname } from "./container-start.js";
 import { ContainerProber } from "./prober.js";
 import { runProbe } from "./probes.js";

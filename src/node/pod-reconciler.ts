@@ -7,10 +7,8 @@
  */
 
 import { isDeepStrictEqual } from "node:util";
-import { hasCode } from "../api/errors.js";
-import { POD, type Pod, type PodStatus } from "../api/pod.js";
-import { rfc3339 } from "../api/time.js";
-import type { Client } from "../client/index.js";
+import { hasCode, POD, type Pod, type PodStatus, rfc3339 } from "../api/index.js";
+import { type Client, ignoreNotFound, type ObjectRef } from "../client/index.js";
 import { DONE, type Reconciler, type Result } from "../runtime/index.js";
 import type { IpAllocator } from "./ip-allocator.js";
 import { type PodState, saveState } from "./pod-state.js";
@@ -86,37 +84,29 @@ export class PodReconciler implements Reconciler {
   }
 
   private async writeStatus(worker: PodWorker, pod: Pod, status: PodStatus): Promise<void> {
-    try {
-      const stored = await this.deps.client.patchStatus<Pod>(
-        POD.apiVersion,
-        POD.kind,
-        pod.metadata.name!,
-        pod.metadata.namespace,
-        statusPatch(pod.status, status),
-        "merge",
-        { fieldManager: "hearth-node" },
-      );
-      worker.lastStatusWrite = { resourceVersion: stored.metadata.resourceVersion ?? "", status };
-    } catch (e) {
-      if (!hasCode(e, 404)) throw e;
-    }
+    const stored = await ignoreNotFound(
+      this.deps.client.patchStatus<Pod>(podRef(pod), statusPatch(pod.status, status), {
+        type: "merge",
+        fieldManager: "hearth-node",
+      }),
+    );
+    if (!stored) return; // the pod is gone
+    worker.lastStatusWrite = { resourceVersion: stored.metadata.resourceVersion ?? "", status };
   }
 
   /** The processes are gone: remove the pod object (grace 0, only this uid). */
   private async deleteNow(pod: Pod): Promise<void> {
     try {
-      await this.deps.client.delete(
-        POD.apiVersion,
-        POD.kind,
-        pod.metadata.name!,
-        pod.metadata.namespace,
-        {
-          gracePeriodSeconds: 0,
-          preconditions: { uid: pod.metadata.uid! },
-        },
-      );
+      await this.deps.client.delete(podRef(pod), {
+        gracePeriodSeconds: 0,
+        preconditions: { uid: pod.metadata.uid! },
+      });
     } catch (e) {
       if (!hasCode(e, 404) && !hasCode(e, 409)) throw e;
     }
   }
+}
+
+function podRef(pod: Pod): ObjectRef {
+  return { ...POD, name: pod.metadata.name!, namespace: pod.metadata.namespace };
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Pod } from "../api/pod.js";
+import type { Pod } from "../api/index.js";
 import type { ContainerRecord } from "./pod-state.js";
 import { type ContainerView, computeStatus, type PodView } from "./pod-status.js";
 

@@ -13,7 +13,7 @@ import type {
   PodCondition,
   PodPhase,
   PodStatus,
-} from "../api/pod.js";
+} from "../api/index.js";
 import type { ContainerRecord, RunRecord } from "./pod-state.js";
 
 export interface ContainerView {

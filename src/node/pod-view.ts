@@ -3,8 +3,8 @@
  * the worker's records, probes and waiting reasons.
  */
 
-import type { Container, Pod } from "../api/pod.js";
-import { rfc3339 } from "../api/time.js";
+import type { Container, Pod } from "../api/index.js";
+import { rfc3339 } from "../api/index.js";
 import type { PodState } from "./pod-state.js";
 
 import type { ContainerView, PodView } from "./pod-status.js";

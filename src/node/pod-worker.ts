@@ -14,7 +14,7 @@ import {
   DEFAULT_TERMINATION_GRACE_SECONDS,
   type Pod,
   type PodStatus,
-} from "../api/pod.js";
+} from "../api/index.js";
 import { observe } from "./container-process.js";
 import { ContainerStarter, RETRY_MS, type Volumes } from "./container-starter.js";
 import { sampleLog } from "./log-index.js";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Probe } from "../api/pod.js";
+import type { Probe } from "../api/index.js";
 import { ContainerProber, type ProbeKind } from "./prober.js";
 
 const fast = (p: Partial<Probe> = {}): Probe => ({
@@ -87,14 +87,26 @@ describe("ContainerProber", () => {
     assert.equal(failures.length, 2);
   });
 
-  it("keeps an adopted container's readiness until a probe says otherwise", () => {
+  it("keeps an adopted container's readiness until a probe says otherwise", async () => {
+    // Readiness as seen by each probe run, before that run's result applies.
+    const readyAtRun: boolean[] = [];
+    let changes = 0;
     const p = new ContainerProber({
-      readiness: fast(),
-      run: async () => ({ ok: true, message: "" }),
-      onChange: () => {},
+      readiness: fast({ failureThreshold: 3 }),
+      run: async () => {
+        readyAtRun.push(p.ready);
+        return { ok: false, message: "refused" };
+      },
+      onChange: () => {
+        changes++;
+        p.stop(); // no further run, whatever the poll below sees
+      },
       initialReady: true,
     });
     assert.equal(p.ready, true);
-    p.stop();
+    p.start();
+    await until(() => !p.ready);
+    assert.deepEqual(readyAtRun, [true, true, true], "ready until the third failure");
+    assert.equal(changes, 1);
   });
 });

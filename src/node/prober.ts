@@ -7,7 +7,7 @@
  * startup probe, sets `killReason` after `failureThreshold` failures.
  * `onChange` is called whenever one of these changes.
  */
-import type { Probe } from "../api/pod.js";
+import type { Probe } from "../api/index.js";
 import type { ProbeResult } from "./probes.js";
 
 export type ProbeKind = "Startup" | "Readiness" | "Liveness";

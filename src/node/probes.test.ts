@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
-import type { Container } from "../api/pod.js";
+import type { Container } from "../api/index.js";
 import { type ProbeTarget, resolvePort, runProbe } from "./probes.js";
 import { hostLayout } from "./sandbox.js";
 

@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
-import type { Container, Probe } from "../api/pod.js";
+import type { Container, Probe } from "../api/index.js";
 import { signalGroup } from "./proc.js";
 import { type HostLayout, type Mount, sandboxArgs } from "./sandbox.js";
 

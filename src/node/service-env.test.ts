@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { KubeObject } from "../api/types.js";
+import type { KubeObject } from "../api/index.js";
 import { serviceEnv } from "./service-env.js";
 
 const svc = (name: string, spec: Record<string, unknown>): KubeObject => ({

@@ -6,7 +6,7 @@
  * upper-cased with `-` turned into `_`; the values are as kubelet's
  * `envvars.FromServices` writes them.
  */
-import type { KubeObject } from "../api/types.js";
+import type { KubeObject } from "../api/index.js";
 import type { Service } from "./service-proxy.js";
 
 const varName = (s: string) => s.toUpperCase().replaceAll("-", "_");

@@ -10,8 +10,8 @@
  * backend. Everything closes when the signal aborts.
  */
 import { createServer, type Server, type Socket, connect as tcpConnect } from "node:net";
-import type { KubeObject } from "../api/types.js";
-import type { Client } from "../client/index.js";
+import type { KubeObject } from "../api/index.js";
+import { type Client, errorText } from "../client/index.js";
 import { Controller, DONE, Informer, objectKey, type Reconciler } from "../runtime/index.js";
 
 const SERVICE_NAME_LABEL = "kubernetes.io/service-name";
@@ -167,7 +167,7 @@ class ProxyReconciler implements Reconciler {
           await l.listen();
           mine.set(address, l);
         } catch (e) {
-          failures.push(`${address}: ${(e as Error).message}`);
+          failures.push(`${address}: ${errorText(e)}`);
           continue;
         }
       }

@@ -2,7 +2,7 @@
  * Fields a pod may carry that this node agent accepts but does not honour,
  * named so that the pod gets an event saying so instead of silence.
  */
-import type { Pod } from "../api/pod.js";
+import type { Pod } from "../api/index.js";
 
 export function unsupportedFields(pod: Pod): string[] {
   const out: string[] = [];

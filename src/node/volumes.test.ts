@@ -12,8 +12,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import type { Pod, Volume } from "../api/pod.js";
-import type { KubeObject } from "../api/types.js";
+import type { KubeObject, Pod, Volume } from "../api/index.js";
 import { PodDirs } from "./pod-state.js";
 import { containerMounts, prepareVolumes, VolumeNotReady } from "./volumes.js";
 

@@ -11,9 +11,9 @@
  */
 import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { configMapKey } from "../api/names.js";
-import type { Container, Pod, Volume } from "../api/pod.js";
-import type { KubeObject } from "../api/types.js";
+import type { Container, KubeObject, Pod, Volume } from "../api/index.js";
+import { configMapKey } from "../api/index.js";
+import { errorText } from "../client/index.js";
 import { objectData } from "./env.js";
 import {
   type NodeAllocatable,
@@ -183,7 +183,7 @@ export async function prepareVolumes(ctx: VolumeContext): Promise<Map<string, Pr
         try {
           syncFiles(dir, files);
         } catch (e) {
-          throw setUpFailed(v, e instanceof Error ? e.message : String(e));
+          throw setUpFailed(v, errorText(e));
         }
       }
       out.set(v.name, { path: dir, readOnly: !v.emptyDir });

@@ -1,6 +1,5 @@
 /** What a PodWorker needs from the agent: paths, images, sandbox, backoff, API reads, events. */
-import type { Pod } from "../api/pod.js";
-import type { KubeObject } from "../api/types.js";
+import type { KubeObject, Pod } from "../api/index.js";
 import type { CrashLoopBackoff } from "./backoff.js";
 import type { NodeAllocatable } from "./field-ref.js";
 import type { ImageTable } from "./image-table.js";

@@ -8,10 +8,12 @@ import assert from "node:assert/strict";
 import { dirname, resolve } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { type FieldError, hasCode, NotFoundError } from "../api/errors.js";
-import type { KubeList, KubeObject } from "../api/types.js";
-import type { ListOptions, Reader } from "../client/index.js";
+import type { KubeList, KubeObject } from "../api/index.js";
+import { type FieldError, hasCode, NotFoundError } from "../api/index.js";
+import type { ListOptions, ObjectRef, Reader, TypeRef } from "../client/index.js";
 import { AppAdmission, type AppAdmissionRequest, RESERVED_KEY_MESSAGE } from "./admission.js";
+import { admissionRules } from "./assemble.js";
+import { COMPONENTS } from "./components.js";
 import { declaredKeys, loadDefinitions } from "./definitions.js";
 import { APPS_API_VERSION } from "./engine/module.js";
 
@@ -29,12 +31,7 @@ class MemoryReader implements Reader {
     return this;
   }
 
-  async get<T extends KubeObject>(
-    _apiVersion: string,
-    kind: string,
-    name: string,
-    namespace?: string,
-  ): Promise<T> {
+  async get<T extends KubeObject>({ kind, name, namespace }: ObjectRef): Promise<T> {
     this.reads++;
     const obj = this.objects.get(`${kind}/${namespace ?? ""}/${name}`);
     if (!obj) throw new NotFoundError({ group: "", resource: kind, name });
@@ -42,8 +39,7 @@ class MemoryReader implements Reader {
   }
 
   async list<T extends KubeObject>(
-    apiVersion: string,
-    kind: string,
+    { apiVersion, kind }: TypeRef,
     opts?: ListOptions,
   ): Promise<KubeList<T>> {
     this.reads++;
@@ -106,8 +102,10 @@ function tree(): MemoryReader {
     .add(app("Tenant", "gone", "tenant-a", { resourceQuotas: { cpu: "4" } }, true));
 }
 
+/** The admission of the platform's components, with `served` as the tenant modules that have a backend. */
 function admission(reader: Reader | undefined, served: string[] = []): AppAdmission {
-  return new AppAdmission(() => reader, new Set(served), specKeys);
+  const ctx = { definitions, servedModules: new Set(served) };
+  return new AppAdmission(() => reader, ctx, specKeys, admissionRules(COMPONENTS));
 }
 
 function request(

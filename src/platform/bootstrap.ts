@@ -1,26 +1,16 @@
 /**
  * What the platform puts into a fresh API before the engine runs, all through
  * the client and all idempotent (server-side apply), so every start repeats it:
- * the ApplicationDefinition CRD, the DataStore CRD (which the Etcd app
- * renders), the checked-in definitions, the tenant ClusterRoles, the deletion
- * guardrails, and tenant-root (namespace and root Tenant, both labelled
- * no-delete).
+ * the ApplicationDefinition CRD and every component's CRDs (`crds.ts`), the
+ * definitions, the no-delete guardrail, and each component's bootstrap objects
+ * (the tenant ClusterRoles, the tenant-namespace guardrail, tenant-root); then,
+ * once the controllers run, each component's seeds (the root Tenant).
  */
-import { hasCode } from "../api/errors.js";
-import type { KubeObject } from "../api/types.js";
+import type { KubeObject } from "../api/index.js";
 import type { Client } from "../client/index.js";
-import { delay } from "../runtime/index.js";
-import { LABEL_NO_DELETE, ROOT_NAMESPACE } from "./apps/tenant/naming.js";
-import { tenantClusterRoles } from "./apps/tenant/rbac.js";
-import { DATASTORE_API_VERSION, DATASTORE_CRD } from "./datastore/index.js";
-import {
-  type ApplicationDefinition,
-  isModule,
-  PLATFORM_API_VERSION,
-  PLATFORM_GROUP,
-  rootSchema,
-} from "./definitions.js";
-import { APPS_API_VERSION } from "./engine/module.js";
+import { type AssembledPlatform, appModules } from "./assemble.js";
+import { installCrds, waitServed } from "./crds.js";
+import { crdFor, PLATFORM_GROUP, rootSchema } from "./definitions.js";
 import { guardrailObjects } from "./guardrails.js";
 
 const BOOTSTRAP_MANAGER = "hearth-bootstrap";
@@ -89,59 +79,71 @@ export const DEFINITION_CRD: KubeObject = {
   },
 };
 
-async function waitServed(
-  client: Client,
-  apiVersion: string,
-  kind: string,
-  signal: AbortSignal,
-): Promise<void> {
-  for (;;) {
-    try {
-      await client.list(apiVersion, kind, { limit: 1 });
-      return;
-    } catch (e) {
-      if (!hasCode(e, 404)) throw e;
-    }
-    if (signal.aborted) throw new Error(`stopped while waiting for ${kind} to be served`);
-    await delay(100, signal);
-  }
-}
-
-/** The first part: everything the engine needs before it starts. */
+/** The first part: everything the engine and the controllers need before they start. */
 export async function bootstrapPlatform(
   client: Client,
-  definitions: ApplicationDefinition[],
+  platform: AssembledPlatform,
   signal: AbortSignal,
 ): Promise<void> {
+  const { components, ctx } = platform;
+  const crds = [DEFINITION_CRD, ...components.flatMap((c) => c.crds ?? [])];
+  await installCrds(client, crds, BOOTSTRAP_MANAGER, signal);
   const apply = (o: KubeObject) =>
     client.apply(o, { fieldManager: BOOTSTRAP_MANAGER, force: true });
-  await apply(DEFINITION_CRD);
-  await waitServed(client, PLATFORM_API_VERSION, "ApplicationDefinition", signal);
-  await apply(DATASTORE_CRD);
-  await waitServed(client, DATASTORE_API_VERSION, "DataStore", signal);
-  for (const def of definitions) await apply(def);
-  const adminPlurals = definitions
-    .filter((d) => !isModule(d) && d.spec.application.kind !== "Tenant")
-    .map((d) => d.spec.application.plural);
-  const appPlurals = definitions.map((d) => d.spec.application.plural);
-  for (const role of tenantClusterRoles(appPlurals, adminPlurals)) await apply(role);
+  for (const def of ctx.definitions.values()) await apply(def);
   for (const o of guardrailObjects()) await apply(o);
-  await apply({
-    apiVersion: "v1",
-    kind: "Namespace",
-    metadata: { name: ROOT_NAMESPACE, labels: { [LABEL_NO_DELETE]: "true" } },
-  });
+  for (const c of components) for (const o of c.bootstrap?.(ctx) ?? []) await apply(o);
 }
 
-/** The second part, once the engine serves Tenants: the root Tenant. */
-export async function ensureRootTenant(client: Client, signal: AbortSignal): Promise<void> {
-  await waitServed(client, APPS_API_VERSION, "Tenant", signal);
-  await client.apply(
-    {
-      apiVersion: APPS_API_VERSION,
-      kind: "Tenant",
-      metadata: { name: "root", namespace: ROOT_NAMESPACE, labels: { [LABEL_NO_DELETE]: "true" } },
-    },
-    { fieldManager: BOOTSTRAP_MANAGER, force: true },
-  );
+/** The second part, once the controllers run: each seed, as soon as its kind is served. */
+export async function applySeeds(
+  client: Client,
+  platform: AssembledPlatform,
+  signal: AbortSignal,
+): Promise<void> {
+  for (const c of platform.components)
+    for (const seed of c.seeds?.(platform.ctx) ?? []) {
+      await waitServed(client, seed.apiVersion, seed.kind, signal);
+      await client.apply(seed, { fieldManager: BOOTSTRAP_MANAGER, force: true });
+    }
+}
+
+/** A kind as clients find it: group, version, kind and resource name. */
+export interface ServedKindRef {
+  group: string;
+  version: string;
+  kind: string;
+  plural: string;
+}
+
+function kindsOfCrd(crd: KubeObject): ServedKindRef[] {
+  const spec = crd.spec as {
+    group: string;
+    names: { kind: string; plural: string };
+    versions: { name: string; served: boolean }[];
+  };
+  return spec.versions
+    .filter((v) => v.served)
+    .map((v) => ({
+      group: spec.group,
+      version: v.name,
+      kind: spec.names.kind,
+      plural: spec.names.plural,
+    }));
+}
+
+/**
+ * Every kind the platform serves once it has started: the CRDs bootstrap
+ * installs (the ApplicationDefinition CRD and every component's) and the kind
+ * of every app module (the engine serves an ApplicationDefinition only when a
+ * module backs it).
+ */
+export function kindsServedAtStart(platform: AssembledPlatform): ServedKindRef[] {
+  const crds = [DEFINITION_CRD, ...platform.components.flatMap((c) => c.crds ?? [])];
+  return [
+    ...crds.flatMap(kindsOfCrd),
+    ...appModules(platform.components, platform.ctx).flatMap((m) =>
+      kindsOfCrd(crdFor(m.definition, m.statusFields)),
+    ),
+  ];
 }

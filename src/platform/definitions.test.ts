@@ -9,7 +9,7 @@ import { dirname, resolve } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
-import type { KubeObject } from "../api/types.js";
+import type { KubeObject } from "../api/index.js";
 import {
   type ApplicationDefinition,
   appSchema,

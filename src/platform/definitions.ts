@@ -9,8 +9,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
-import type { KubeObject } from "../api/types.js";
-import { APPS_GROUP, APPS_VERSION } from "./engine/module.js";
+import type { KubeObject } from "../api/index.js";
+import { errorText } from "../client/index.js";
+import { APPS_GROUP, APPS_VERSION } from "./apps-api.js";
 
 export const PLATFORM_GROUP = "hearth.io";
 export const PLATFORM_API_VERSION = `${PLATFORM_GROUP}/v1alpha1`;
@@ -59,7 +60,7 @@ export function definitionProblem(def: ApplicationDefinition): string | undefine
   try {
     schema = JSON.parse(app.openAPISchema);
   } catch (e) {
-    return `spec.application.openAPISchema is not JSON: ${(e as Error).message}`;
+    return `spec.application.openAPISchema is not JSON: ${errorText(e)}`;
   }
   if (typeof schema !== "object" || schema === null || (schema as JsonSchema).type !== "object")
     return 'spec.application.openAPISchema must be a schema of type "object"';

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { AlreadyExistsError, ConflictError, NotFoundError } from "../api/errors.js";
-import type { KubeObject } from "../api/types.js";
+import type { KubeObject } from "../api/index.js";
+import { AlreadyExistsError, ConflictError, NotFoundError } from "../api/index.js";
+import type { ObjectRef } from "../client/index.js";
 import { inspectCert, signedBy } from "../pki/index.js";
 import {
   ensureCASecret,
@@ -16,7 +17,7 @@ class Secrets implements SecretClient {
   readonly objects = new Map<string, TlsSecret>();
   writes = 0;
   private rv = 0;
-  async get<T extends KubeObject>(_v: string, _k: string, name: string, ns?: string): Promise<T> {
+  async get<T extends KubeObject>({ name, namespace: ns }: ObjectRef): Promise<T> {
     const o = this.objects.get(`${ns}/${name}`);
     if (!o) throw new NotFoundError({ group: "", resource: "secrets", name });
     return structuredClone(o) as unknown as T;

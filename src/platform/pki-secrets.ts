@@ -6,9 +6,10 @@
  * again only when what it holds no longer fits — another CA, a name or address
  * missing, another CN or usage, near expiry.
  */
-import { hasCode } from "../api/errors.js";
-import type { KubeObject, OwnerReference } from "../api/types.js";
-import type { Reader, Writer } from "../client/index.js";
+
+import type { KubeObject, OwnerReference } from "../api/index.js";
+import { hasCode } from "../api/index.js";
+import { getOptional, type Reader, type Writer } from "../client/index.js";
 import { certMismatch, createCA, issueLeaf, type KeyPair, type WantedCert } from "../pki/index.js";
 
 export type SecretClient = Pick<Reader, "get"> & Pick<Writer, "create" | "update">;
@@ -54,12 +55,8 @@ function secretObject(t: SecretTarget, pair: KeyPair, caPem: string): TlsSecret 
 }
 
 async function read(client: SecretClient, t: SecretTarget): Promise<TlsSecret | undefined> {
-  try {
-    return await client.get<TlsSecret>("v1", "Secret", t.name, t.namespace);
-  } catch (e) {
-    if (hasCode(e, 404)) return undefined;
-    throw e;
-  }
+  const ref = { apiVersion: "v1", kind: "Secret", name: t.name, namespace: t.namespace };
+  return getOptional<TlsSecret>(client, ref);
 }
 
 /** The CA in Secret `t`, created (self-signed, CN `commonName`) when the Secret is absent. */

@@ -5,7 +5,7 @@
  * root kind), `watches(type, map)` enqueues what `map` returns for an object.
  * Each source may carry predicates and a scope (which shared informer feeds it).
  */
-import type { KubeObject } from "../api/types.js";
+import type { KubeObject } from "../api/index.js";
 import type { Cache } from "./cache.js";
 import type { CacheEntry, Scope } from "./cache-entry.js";
 import type { InformerHandlers } from "./informer.js";

@@ -3,7 +3,7 @@
  * an index maps each value its function returns for an object to the keys of
  * the objects that returned it, updated on every event the informer delivers.
  */
-import type { KubeObject } from "../api/types.js";
+import type { KubeObject } from "../api/index.js";
 import type { Reader, Watcher } from "../client/index.js";
 import { Informer, type InformerHandlers, objectKey } from "./informer.js";
 import type { TypeRef } from "./refs.js";

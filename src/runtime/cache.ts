@@ -5,9 +5,9 @@
  * deep copies unless the caller promises not to change them (`noCopy`), as
  * controller-runtime's cache copies.
  */
-import { NotFoundError } from "../api/errors.js";
-import { parseLabelSelector } from "../api/selectors.js";
-import type { KubeList, KubeObject } from "../api/types.js";
+
+import type { KubeList, KubeObject } from "../api/index.js";
+import { NotFoundError, parseLabelSelector } from "../api/index.js";
 import type { Reader, ResourceMapper, Watcher } from "../client/index.js";
 import { CacheEntry, type IndexFunc, type Scope, scopeKey } from "./cache-entry.js";
 import type { CallOptions, ObjectRef, TypeRef } from "./refs.js";

@@ -4,7 +4,7 @@
  * controller reports `Ready` (and friends) this way, with a reason and a message
  * a person can act on, and the generation it observed.
  */
-import { rfc3339 } from "../api/time.js";
+import { rfc3339 } from "../api/index.js";
 
 export type ConditionStatus = "True" | "False" | "Unknown";
 

@@ -1,6 +1,5 @@
 /** The controller runtime: informers, the work queue and the reconcile loop. */
 
-export { type LiveReader, liveReader } from "./api-reader.js";
 export {
   type BuiltController,
   ControllerBuilder,
@@ -11,6 +10,7 @@ export {
 } from "./builder.js";
 export { Cache, type CacheListOptions, type CacheReadOptions } from "./cache.js";
 export { CacheEntry, type IndexFunc, type Scope } from "./cache-entry.js";
+export { type Clock, FakeClock, realClock } from "./clock.js";
 export {
   type Condition,
   type ConditionStatus,
@@ -67,7 +67,6 @@ export {
   type CallOptions,
   type ObjectRef,
   type Request,
-  refOf,
   requestFromKey,
   requestKey,
   requestOf,

@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ApiError } from "../api/errors.js";
-import type { KubeList, KubeObject, WatchEvent } from "../api/types.js";
-import type { Reader, Watcher } from "../client/index.js";
+import type { KubeList, KubeObject, WatchEvent } from "../api/index.js";
+import { ApiError } from "../api/index.js";
+import type { Reader, TypeRef, Watcher } from "../client/index.js";
 import { Informer } from "./informer.js";
 
 const cm = (name: string, rv: string): KubeObject => ({
@@ -30,16 +30,15 @@ class ScriptedClient implements Reader, Watcher {
     return next as KubeList<T>;
   }
   watch<T extends KubeObject>(
-    _a: string,
-    _k: string,
-    opts: { resourceVersion?: string },
-    signal: AbortSignal,
+    _type: TypeRef,
+    opts: { resourceVersion?: string; signal?: AbortSignal },
   ): AsyncIterable<WatchEvent<T>> {
+    const signal = opts.signal;
     this.watchedFrom.push(opts.resourceVersion ?? "");
     const next = this.watches.shift();
     if (next) return next() as AsyncIterable<WatchEvent<T>>;
     return (async function* () {
-      await new Promise((r) => signal.addEventListener("abort", r, { once: true }));
+      await new Promise((r) => signal?.addEventListener("abort", r, { once: true }));
     })() as AsyncIterable<WatchEvent<T>>;
   }
 }

@@ -5,8 +5,9 @@
  * relists (and reports objects that vanished meanwhile as deleted). Runs until
  * its signal aborts.
  */
-import { hasCode } from "../api/errors.js";
-import type { KubeObject } from "../api/types.js";
+
+import type { KubeObject } from "../api/index.js";
+import { hasCode } from "../api/index.js";
 import type { Reader, Watcher } from "../client/index.js";
 import { watchRestarts } from "./metrics.js";
 
@@ -99,11 +100,14 @@ export class Informer {
   }
 
   private async relist(): Promise<void> {
-    const list = await this.client.list(this.opts.apiVersion, this.opts.kind, {
-      ...(this.opts.namespace ? { namespace: this.opts.namespace } : {}),
-      ...(this.opts.labelSelector ? { labelSelector: this.opts.labelSelector } : {}),
-      ...(this.opts.fieldSelector ? { fieldSelector: this.opts.fieldSelector } : {}),
-    });
+    const list = await this.client.list(
+      { apiVersion: this.opts.apiVersion, kind: this.opts.kind },
+      {
+        ...(this.opts.namespace ? { namespace: this.opts.namespace } : {}),
+        ...(this.opts.labelSelector ? { labelSelector: this.opts.labelSelector } : {}),
+        ...(this.opts.fieldSelector ? { fieldSelector: this.opts.fieldSelector } : {}),
+      },
+    );
     const seen = new Set<string>();
     for (const obj of list.items) {
       obj.apiVersion ??= this.opts.apiVersion;
@@ -124,8 +128,7 @@ export class Informer {
 
   private async watch(signal: AbortSignal): Promise<void> {
     const events = this.client.watch(
-      this.opts.apiVersion,
-      this.opts.kind,
+      { apiVersion: this.opts.apiVersion, kind: this.opts.kind },
       {
         resourceVersion: this.resourceVersion,
         allowWatchBookmarks: true,
@@ -133,8 +136,8 @@ export class Informer {
         ...(this.opts.namespace ? { namespace: this.opts.namespace } : {}),
         ...(this.opts.labelSelector ? { labelSelector: this.opts.labelSelector } : {}),
         ...(this.opts.fieldSelector ? { fieldSelector: this.opts.fieldSelector } : {}),
+        signal,
       },
-      signal,
     );
     for await (const ev of events) {
       const obj = ev.object;

@@ -4,10 +4,9 @@
  * down (aborting the leader's signal) when it cannot renew within the deadline.
  * Writes are guarded by resourceVersion, so two candidates never both win.
  */
-import { hasCode } from "../api/errors.js";
-import type { KubeObject } from "../api/types.js";
-import type { Reader, Writer } from "../client/index.js";
-import { delay } from "./informer.js";
+import type { KubeObject } from "../api/index.js";
+import { getOptional, type Reader, type Writer } from "../client/index.js";
+import { type Clock, realClock } from "./clock.js";
 
 export interface LeaderElectionOptions {
   namespace: string;
@@ -16,6 +15,8 @@ export interface LeaderElectionOptions {
   leaseDurationMs?: number;
   renewDeadlineMs?: number;
   retryPeriodMs?: number;
+  /** The time leases are read and renewed by (a FakeClock in tests). */
+  clock?: Clock;
 }
 
 interface LeaseSpec {
@@ -34,6 +35,7 @@ export class LeaderElector {
   private readonly leaseMs: number;
   private readonly renewDeadlineMs: number;
   private readonly retryMs: number;
+  private readonly clock: Clock;
 
   constructor(
     private readonly client: Reader & Writer,
@@ -42,6 +44,7 @@ export class LeaderElector {
     this.leaseMs = opts.leaseDurationMs ?? 15_000;
     this.renewDeadlineMs = opts.renewDeadlineMs ?? 10_000;
     this.retryMs = opts.retryPeriodMs ?? 2_000;
+    this.clock = opts.clock ?? realClock;
   }
 
   /**
@@ -51,7 +54,7 @@ export class LeaderElector {
   async run(signal: AbortSignal, lead: (leading: AbortSignal) => Promise<void>): Promise<void> {
     while (!signal.aborted) {
       if (!(await this.tryAcquireOrRenew().catch(() => false))) {
-        await delay(this.retryMs, signal);
+        await this.clock.sleep(this.retryMs, signal);
         continue;
       }
       const leading = new AbortController();
@@ -67,30 +70,26 @@ export class LeaderElector {
 
   /** Renews until a renewal fails for longer than the deadline or `leading` aborts. */
   private async renewLoop(leading: AbortSignal): Promise<void> {
-    let lastRenew = Date.now();
+    let lastRenew = this.clock.now();
     while (!leading.aborted) {
-      await delay(this.retryMs, leading);
+      await this.clock.sleep(this.retryMs, leading);
       if (leading.aborted) return;
-      if (await this.tryAcquireOrRenew().catch(() => false)) lastRenew = Date.now();
-      else if (Date.now() - lastRenew > this.renewDeadlineMs) return;
+      if (await this.tryAcquireOrRenew().catch(() => false)) lastRenew = this.clock.now();
+      else if (this.clock.now() - lastRenew > this.renewDeadlineMs) return;
     }
   }
 
   /** True when this candidate holds the lease after the call. */
   async tryAcquireOrRenew(): Promise<boolean> {
-    const now = Date.now();
+    const now = this.clock.now();
     const { namespace, name, identity } = this.opts;
     const spec: LeaseSpec = {
       holderIdentity: identity,
       leaseDurationSeconds: Math.ceil(this.leaseMs / 1000),
       renewTime: microTime(now),
     };
-    const current = await this.client
-      .get("coordination.k8s.io/v1", "Lease", name, namespace)
-      .catch((e: unknown) => {
-        if (hasCode(e, 404)) return undefined;
-        throw e;
-      });
+    const lease = { apiVersion: "coordination.k8s.io/v1", kind: "Lease", name, namespace };
+    const current = await getOptional(this.client, lease);
     if (!current) {
       await this.client.create({
         apiVersion: "coordination.k8s.io/v1",

@@ -8,8 +8,7 @@
  * restarts and campaigns afresh with empty queues.
  */
 import { setMaxListeners } from "node:events";
-import type { Client } from "../client/index.js";
-import { type LiveReader, liveReader } from "./api-reader.js";
+import type { Client, Reader } from "../client/index.js";
 import { type BuilderHost, type BuiltController, ControllerBuilder } from "./builder.js";
 import { Cache } from "./cache.js";
 import { delay } from "./informer.js";
@@ -46,7 +45,7 @@ const RESOLVE_RETRY_MS = 2_000;
 export class Manager implements BuilderHost {
   readonly cache: Cache;
   /** Reads that bypass the cache. */
-  readonly apiReader: LiveReader;
+  readonly apiReader: Reader;
   readonly metrics = metricsRegistry;
   readonly defaults: Omit<ReconcileLoopOptions, "name">;
   private readonly controllers: BuiltController[] = [];
@@ -61,7 +60,7 @@ export class Manager implements BuilderHost {
   ) {
     this.log = opts.log ?? (() => {});
     this.cache = new Cache(client, { onError: (what, e) => this.log(what, e) });
-    this.apiReader = liveReader(client);
+    this.apiReader = client;
     this.defaults = {
       workers: opts.workers ?? 1,
       deadlineMs: opts.reconcileDeadlineMs ?? DEFAULT_RECONCILE_DEADLINE_MS,

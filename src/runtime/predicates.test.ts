@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { KubeObject } from "../api/types.js";
+import type { KubeObject } from "../api/index.js";
 import {
   annotationsChanged,
   anyOf,

@@ -6,7 +6,7 @@
  * a create or delete always passes.
  */
 import { isDeepStrictEqual } from "node:util";
-import type { KubeObject } from "../api/types.js";
+import type { KubeObject } from "../api/index.js";
 
 export interface Predicate {
   create?(obj: KubeObject): boolean;

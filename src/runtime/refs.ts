@@ -1,25 +1,12 @@
 /**
- * The shapes the Manager speaks in: a kind (`TypeRef`), one object
- * (`ObjectRef`), per-call options with an AbortSignal, and the typed request a
- * reconciler receives. They follow the client interface being introduced on
- * branch i13-client; until it lands, `api-reader.ts` adapts the positional
- * client to them.
+ * The typed request a reconciler receives and its string key in the work
+ * queue. Kinds and objects are named as the client names them (`TypeRef`,
+ * `ObjectRef`).
  */
-import type { KubeObject } from "../api/types.js";
+import type { KubeObject } from "../api/index.js";
+import type { CallOptions, ObjectRef, TypeRef } from "../client/index.js";
 
-export interface TypeRef {
-  apiVersion: string;
-  kind: string;
-}
-
-export interface ObjectRef extends TypeRef {
-  name: string;
-  namespace?: string;
-}
-
-export interface CallOptions {
-  signal?: AbortSignal;
-}
+export type { CallOptions, ObjectRef, TypeRef };
 
 /** What a reconciler is asked to look at: one object of its root kind, by name. */
 export interface Request {
@@ -46,10 +33,6 @@ export function requestOf(obj: KubeObject): Request {
   const name = obj.metadata.name ?? "";
   const namespace = obj.metadata.namespace;
   return namespace ? { namespace, name } : { name };
-}
-
-export function refOf(obj: KubeObject): ObjectRef {
-  return { apiVersion: obj.apiVersion, kind: obj.kind, ...requestOf(obj) };
 }
 
 /** The API group of an apiVersion (`apps/v1` → `apps`, `v1` → ""). */

@@ -164,6 +164,10 @@ describe("ValidatingAdmissionPolicy with kubectl", () => {
     );
     const get = await h.kubectl(["get", "validatingadmissionpolicy", "broken"]);
     assert.notEqual(get.code, 0, "nothing was stored");
+    assert.match(
+      get.stderr,
+      /\(NotFound\): validatingadmissionpolicies\.admissionregistration\.k8s\.io "broken" not found/,
+    );
   });
 
   it("refuses on an evaluation error under Fail and allows under Ignore", async () => {

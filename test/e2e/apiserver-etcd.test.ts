@@ -68,7 +68,7 @@ async function startApiserver(
   child.stderr!.on("data", (d) => {
     err = (err + d).slice(-4000);
   });
-  const url = await new Promise<string>((resolve, reject) => {
+  const ready = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`apiserver not ready; stderr:\n${err}`)),
       60_000,
@@ -85,6 +85,12 @@ async function startApiserver(
       clearTimeout(timer);
       reject(new Error(`apiserver exited ${code}; stderr:\n${err}`));
     });
+  });
+  const url = await ready.catch(async (e: unknown) => {
+    // One that never came up is not left running.
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await exited(child);
+    throw e;
   });
   const port = new URL(url).port;
   const kubeconfig = join(dataDir, `admin-${port}.kubeconfig`);
@@ -360,7 +366,10 @@ describe("two hearth apiservers on one etcd", () => {
     victim.close();
     const survivor = client(b.url);
     try {
-      const list = await survivor.list("v1", "ConfigMap", { namespace: "default" });
+      const list = await survivor.list(
+        { apiVersion: "v1", kind: "ConfigMap" },
+        { namespace: "default" },
+      );
       const stored = new Set(list.items.map((cm) => cm.metadata.name));
       const lost = acknowledged.filter((n) => !stored.has(n));
       assert.ok(acknowledged.length >= 40);

@@ -114,7 +114,12 @@ describe("CRD validation with kubectl", () => {
       r.stderr,
       /The CustomResourceDefinition "gizmos\.rules\.example\.com" is invalid: spec\.validation\.openAPIV3Schema\.properties\[spec\]\.properties\[image\]\.x-kubernetes-validations\[0\]\.rule: Invalid value: apiextensions\.ValidationRule\{Rule:"self == oldSelf\.image\.size\(\)".*compilation failed: ERROR: <input>:1:\d+: type 'string' does not support field selection/,
     );
-    assert.notEqual((await h.kubectl(["get", "crd", "gizmos.rules.example.com"])).code, 0);
+    const get = await h.kubectl(["get", "crd", "gizmos.rules.example.com"]);
+    assert.notEqual(get.code, 0, "nothing was stored");
+    assert.match(
+      get.stderr,
+      /\(NotFound\): customresourcedefinitions\.apiextensions\.k8s\.io "gizmos\.rules\.example\.com" not found/,
+    );
   });
 
   it("scales with kubectl scale", async () => {
@@ -142,7 +147,12 @@ describe("CRD validation with kubectl", () => {
 
   it("shows recorded and events.k8s.io/v1 Events in kubectl get events", async () => {
     client = await clientFromKubeconfig(h.kubeconfig);
-    const w2 = await client.get<KubeObject>("rules.example.com/v1", "Widget", "w2", "default");
+    const w2 = await client.get<KubeObject>({
+      apiVersion: "rules.example.com/v1",
+      kind: "Widget",
+      name: "w2",
+      namespace: "default",
+    });
     const recorder = new EventRecorder(client, { component: "widget-controller" });
     recorder.event(w2, "Normal", "Scaled", "scaled to 5 replicas");
     recorder.event(w2, "Normal", "Scaled", "scaled to 5 replicas");

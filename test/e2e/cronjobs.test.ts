@@ -31,9 +31,16 @@ describe("CronJob controller", () => {
   });
 
   const getCronJob = (name: string) =>
-    env.client.get<CronJob>("batch/v1", "CronJob", name, "default");
+    env.client.get<CronJob>({
+      apiVersion: "batch/v1",
+      kind: "CronJob",
+      name,
+      namespace: "default",
+    });
   const jobsOf = async (cj: CronJob) =>
-    (await env.client.list<Job>("batch/v1", "Job", { namespace: "default" })).items
+    (
+      await env.client.list<Job>({ apiVersion: "batch/v1", kind: "Job" }, { namespace: "default" })
+    ).items
       .filter((j) => j.metadata.ownerReferences?.[0]?.uid === cj.metadata.uid)
       .map((j) => j.metadata.name!)
       .sort();
@@ -58,7 +65,7 @@ describe("CronJob controller", () => {
   };
   const gone = (job: string) =>
     waitFor(`job ${job} deleted`, () =>
-      env.client.get("batch/v1", "Job", job, "default").then(
+      env.client.get({ apiVersion: "batch/v1", kind: "Job", name: job, namespace: "default" }).then(
         () => false,
         (e: unknown) => hasCode(e, 404),
       ),
@@ -72,7 +79,12 @@ describe("CronJob controller", () => {
     assert.deepEqual(await jobsOf(cj), []);
     at(cj, t1 + 1_000);
     await waitJobs(cj, [jobFor(cj, t1)]);
-    const job = await env.client.get<Job>("batch/v1", "Job", jobFor(cj, t1), "default");
+    const job = await env.client.get<Job>({
+      apiVersion: "batch/v1",
+      kind: "Job",
+      name: jobFor(cj, t1),
+      namespace: "default",
+    });
     assert.deepEqual(job.metadata.ownerReferences, [
       {
         apiVersion: "batch/v1",
@@ -192,12 +204,9 @@ describe("CronJob controller", () => {
     await waitFor("a reconcile", () => env.controllers.cronJobs.queue.length === 0);
     assert.deepEqual(await jobsOf(cj), []);
     await env.client.patch(
-      "batch/v1",
-      "CronJob",
-      "napping",
-      "default",
+      { apiVersion: "batch/v1", kind: "CronJob", name: "napping", namespace: "default" },
       { spec: { suspend: false } },
-      "merge",
+      { type: "merge" },
     );
     await waitJobs(cj, [jobFor(cj, t1)]);
   });

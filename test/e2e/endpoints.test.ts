@@ -49,7 +49,7 @@ describe("endpoints controller", () => {
   let running: Promise<void>;
 
   async function setStatus(name: string, ip: string, ready: boolean): Promise<void> {
-    const p = await client.get("v1", "Pod", name, NS);
+    const p = await client.get({ apiVersion: "v1", kind: "Pod", name, namespace: NS });
     await client.updateStatus({
       ...p,
       status: {
@@ -63,16 +63,21 @@ describe("endpoints controller", () => {
   }
 
   const endpoints = (name: string) =>
-    client.get<Endpoints>("v1", "Endpoints", name, NS).catch((e: unknown) => {
-      if (hasCode(e, 404)) return undefined;
-      throw e;
-    });
+    client
+      .get<Endpoints>({ apiVersion: "v1", kind: "Endpoints", name, namespace: NS })
+      .catch((e: unknown) => {
+        if (hasCode(e, 404)) return undefined;
+        throw e;
+      });
   const slices = async (name: string) =>
     (
-      await client.list<EndpointSlice>("discovery.k8s.io/v1", "EndpointSlice", {
-        namespace: NS,
-        labelSelector: `${SERVICE_NAME_LABEL}=${name}`,
-      })
+      await client.list<EndpointSlice>(
+        { apiVersion: "discovery.k8s.io/v1", kind: "EndpointSlice" },
+        {
+          namespace: NS,
+          labelSelector: `${SERVICE_NAME_LABEL}=${name}`,
+        },
+      )
     ).items;
 
   before(async () => {
@@ -157,7 +162,10 @@ describe("endpoints controller", () => {
       const s8080 = e?.subsets?.find((x) => x.ports?.[0]?.port === 8080);
       return s8080?.addresses?.length === 2 && !s8080.notReadyAddresses;
     });
-    await client.delete("v1", "Pod", "web-3", NS, { gracePeriodSeconds: 0 });
+    await client.delete(
+      { apiVersion: "v1", kind: "Pod", name: "web-3", namespace: NS },
+      { gracePeriodSeconds: 0 },
+    );
     await waitFor("web-3 gone", async () => (await endpoints("web"))?.subsets?.length === 1);
     await waitFor("its slice gone", async () => (await slices("web")).length === 1);
   });
@@ -185,12 +193,12 @@ describe("endpoints controller", () => {
     );
     assert.equal(ep.subsets![0]!.ports, undefined);
 
-    const web = await client.get<KubeObject & { spec: { clusterIP: string } }>(
-      "v1",
-      "Service",
-      "web",
-      NS,
-    );
+    const web = await client.get<KubeObject & { spec: { clusterIP: string } }>({
+      apiVersion: "v1",
+      kind: "Service",
+      name: "web",
+      namespace: NS,
+    });
     assert.deepEqual(await resolveService(client, "web.default.svc"), [web.spec.clusterIP]);
     assert.deepEqual(await resolveService(client, "web.default.svc.cluster.local."), [
       web.spec.clusterIP,
@@ -207,7 +215,7 @@ describe("endpoints controller", () => {
   });
 
   it("removes Endpoints and slices with the Service", async () => {
-    await client.delete("v1", "Service", "web", NS);
+    await client.delete({ apiVersion: "v1", kind: "Service", name: "web", namespace: NS });
     await waitFor("web's Endpoints gone", async () => (await endpoints("web")) === undefined);
     await waitFor("web's slices gone", async () => (await slices("web")).length === 0);
   });
@@ -225,7 +233,7 @@ describe("endpoints controller", () => {
       metadata: { name: "external", namespace: NS },
       subsets: [{ addresses: [{ ip: "127.9.0.1" }], ports: [{ port: 5432, protocol: "TCP" }] }],
     });
-    await client.delete("v1", "Service", "external", NS);
+    await client.delete({ apiVersion: "v1", kind: "Service", name: "external", namespace: NS });
     // A later Service's Endpoints prove the one worker has handled the deletion before.
     await client.create({
       apiVersion: "v1",

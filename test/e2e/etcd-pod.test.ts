@@ -129,12 +129,10 @@ describe("etcd in a pod with a claim, behind a Service, under hearth up", () => 
     const seen: Seen[] = [];
     const stopWatches = new AbortController();
     const watch = async (kind: string) => {
-      const list = await client.list("v1", kind);
+      const list = await client.list({ apiVersion: "v1", kind });
       const events = client.watch<KubeObject & { status?: { phase?: string } }>(
-        "v1",
-        kind,
-        { resourceVersion: list.metadata.resourceVersion! },
-        stopWatches.signal,
+        { apiVersion: "v1", kind },
+        { resourceVersion: list.metadata.resourceVersion!, signal: stopWatches.signal },
       );
       return {
         done: (async () => {

@@ -95,10 +95,8 @@ describe("Events", () => {
     const seen: KubeObject[] = [];
     const watching = (async () => {
       for await (const ev of client.watch(
-        "events.k8s.io/v1",
-        "Event",
-        { namespace: "default" },
-        stop.signal,
+        { apiVersion: "events.k8s.io/v1", kind: "Event" },
+        { namespace: "default", signal: stop.signal },
       )) {
         seen.push(ev.object);
         if (ev.object.metadata.name === "e3") stop.abort();
@@ -156,10 +154,13 @@ describe("Events", () => {
     recorder.event(cm, "Normal", "Synced", "ok");
     await recorder.flush();
     assert.deepEqual(errors, []);
-    const list = await client.list("v1", "Event", {
-      namespace: "default",
-      fieldSelector: "involvedObject.name=recorded",
-    });
+    const list = await client.list(
+      { apiVersion: "v1", kind: "Event" },
+      {
+        namespace: "default",
+        fieldSelector: "involvedObject.name=recorded",
+      },
+    );
     const byReason = Object.fromEntries(list.items.map((e) => [e.reason as string, e]));
     assert.equal(list.items.length, 2);
     assert.equal(byReason.SyncFailed?.count, 2);

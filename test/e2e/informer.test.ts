@@ -49,8 +49,17 @@ describe("Informer", () => {
       assert.ok(await informer.waitForSync(stop.signal));
       assert.deepEqual(events, ["add before"]);
       await client.create(cm("x"));
-      await client.patch("v1", "ConfigMap", "x", "default", { data: { v: "2" } }, "merge");
-      await client.delete("v1", "ConfigMap", "before", "default");
+      await client.patch(
+        { apiVersion: "v1", kind: "ConfigMap", name: "x", namespace: "default" },
+        { data: { v: "2" } },
+        { type: "merge" },
+      );
+      await client.delete({
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        name: "before",
+        namespace: "default",
+      });
       await waitFor("watched changes", () => events.length === 4);
       assert.deepEqual(events, ["add before", "add x", "update x 2", "delete before"]);
       assert.equal(informer.get("default/x")?.metadata.name, "x");

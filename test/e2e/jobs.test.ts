@@ -124,17 +124,24 @@ describe("Job controller", () => {
     const { client } = env;
     await client.create(jobManifest("deleted-pod"));
     const [pod] = await activePods(client, "deleted-pod", 1);
-    await client.delete("v1", "Pod", pod!.metadata.name!, "default");
+    await client.delete({
+      apiVersion: "v1",
+      kind: "Pod",
+      name: pod!.metadata.name!,
+      namespace: "default",
+    });
     const [replacement] = await waitFor("a replacement pod", async () => {
       const pods = await activePods(client, "deleted-pod", 1);
       return pods[0]!.metadata.uid !== pod!.metadata.uid ? pods : undefined;
     });
     // The deleted pod is gone once its finalizer is released.
     await waitFor("the deleted pod gone", async () =>
-      client.get("v1", "Pod", pod!.metadata.name!, "default").then(
-        () => false,
-        (e: unknown) => hasCode(e, 404),
-      ),
+      client
+        .get({ apiVersion: "v1", kind: "Pod", name: pod!.metadata.name!, namespace: "default" })
+        .then(
+          () => false,
+          (e: unknown) => hasCode(e, 404),
+        ),
     );
     await setPhase(client, replacement!, "Succeeded");
     const job = await jobCondition(client, "deleted-pod", "Complete");
@@ -172,12 +179,9 @@ describe("Job controller", () => {
     assert.equal(suspended.status?.startTime, undefined);
     assert.equal((await podsOfJob(client, "paused")).length, 0);
     await client.patch(
-      "batch/v1",
-      "Job",
-      "paused",
-      "default",
+      { apiVersion: "batch/v1", kind: "Job", name: "paused", namespace: "default" },
       { spec: { suspend: false } },
-      "merge",
+      { type: "merge" },
     );
     const [pod] = await activePods(client, "paused", 1);
     // The controller creates pods before it writes the status that says so.
@@ -188,18 +192,17 @@ describe("Job controller", () => {
     });
     assert.ok(resumed.status?.startTime);
     await client.patch(
-      "batch/v1",
-      "Job",
-      "paused",
-      "default",
+      { apiVersion: "batch/v1", kind: "Job", name: "paused", namespace: "default" },
       { spec: { suspend: true } },
-      "merge",
+      { type: "merge" },
     );
     await waitFor("the pod deleted", async () =>
-      client.get("v1", "Pod", pod!.metadata.name!, "default").then(
-        () => false,
-        (e: unknown) => hasCode(e, 404),
-      ),
+      client
+        .get({ apiVersion: "v1", kind: "Pod", name: pod!.metadata.name!, namespace: "default" })
+        .then(
+          () => false,
+          (e: unknown) => hasCode(e, 404),
+        ),
     );
     const again = await jobCondition(client, "paused", "Suspended");
     assert.equal(again.status?.failed, undefined, "a pod removed by suspend is not a failure");
@@ -238,9 +241,17 @@ describe("Job controller", () => {
     const { client } = env;
     await client.create(jobManifest("abandoned"));
     const [pod] = await activePods(client, "abandoned", 1);
-    await client.delete("batch/v1", "Job", "abandoned", "default", { propagationPolicy: "Orphan" });
+    await client.delete(
+      { apiVersion: "batch/v1", kind: "Job", name: "abandoned", namespace: "default" },
+      { propagationPolicy: "Orphan" },
+    );
     await waitFor("the finalizer released", async () => {
-      const p = await client.get("v1", "Pod", pod!.metadata.name!, "default");
+      const p = await client.get({
+        apiVersion: "v1",
+        kind: "Pod",
+        name: pod!.metadata.name!,
+        namespace: "default",
+      });
       return (p.metadata.finalizers ?? []).length === 0;
     });
   });

@@ -1,7 +1,8 @@
 /**
  * The real kubectl against a real `hearth up`: discovery, apply of a CRD and its
  * objects, get in every output, watch, label, patch, server-side apply, explain,
- * delete with and without --wait, and a Conflict on a stale update.
+ * delete with and without --wait, dry-run patch and delete, and a Conflict on a
+ * stale update.
  */
 import assert from "node:assert/strict";
 import { once } from "node:events";
@@ -170,7 +171,9 @@ describe("kubectl against hearth up", () => {
     const r = await h.kubectl(["apply", "-f", "-"], { input: bad });
     assert.notEqual(r.code, 0);
     assert.match(r.stderr, /unknown field "spec.cronSpek"/);
-    assert.notEqual((await h.kubectl(["get", "crontab", "typo"])).code, 0);
+    const get = await h.kubectl(["get", "crontab", "typo"]);
+    assert.notEqual(get.code, 0, "nothing was stored");
+    assert.match(get.stderr, /\(NotFound\): crontabs\.stable\.example\.com "typo" not found/);
   });
 
   it("refuses a stale update with a Conflict", async () => {
@@ -183,6 +186,36 @@ describe("kubectl against hearth up", () => {
       r.stderr,
       /the object has been modified; please apply your changes to the latest version and try again/,
     );
+  });
+
+  it("deletes and patches with --dry-run=server without changing anything", async () => {
+    await h.kubectlOk(["create", "configmap", "dry", "--from-literal=k=v"]);
+    const before = JSON.parse(await h.kubectlOk(["get", "configmap", "dry", "-o", "json"]));
+    const patched = JSON.parse(
+      await h.kubectlOk([
+        "patch",
+        "configmap",
+        "dry",
+        "--type=merge",
+        "-p",
+        '{"data":{"k":"changed"}}',
+        "--dry-run=server",
+        "-o",
+        "json",
+      ]),
+    );
+    assert.deepEqual(patched.data, { k: "changed" });
+    assert.equal(patched.metadata.resourceVersion, before.metadata.resourceVersion);
+    assert.match(
+      await h.kubectlOk(["delete", "configmap", "dry", "--dry-run=server"]),
+      /^configmap "dry" deleted \(server dry run\)$/m,
+    );
+    assert.deepEqual(
+      JSON.parse(await h.kubectlOk(["get", "configmap", "dry", "-o", "json"])),
+      before,
+      "neither dry run changed the object",
+    );
+    await h.kubectlOk(["delete", "configmap", "dry"]);
   });
 
   it("deletes, with and without waiting", async () => {

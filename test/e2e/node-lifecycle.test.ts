@@ -75,14 +75,13 @@ async function historyUntilDeleted(
 ): Promise<{ states: Pod[]; deleted: boolean }> {
   const states: Pod[] = [];
   const watch = client.watch<Pod>(
-    "v1",
-    "Pod",
+    { apiVersion: "v1", kind: "Pod" },
     {
       namespace: pod.metadata.namespace,
       fieldSelector: `metadata.name=${pod.metadata.name}`,
       resourceVersion: pod.metadata.resourceVersion,
+      signal: AbortSignal.timeout(ms),
     },
-    AbortSignal.timeout(ms),
   );
   for await (const ev of watch) {
     states.push(ev.object);
@@ -92,10 +91,13 @@ async function historyUntilDeleted(
 }
 
 async function eventReasons(client: HttpClient, namespace: string, name: string) {
-  const list = await client.list("v1", "Event", {
-    namespace,
-    fieldSelector: `involvedObject.name=${name}`,
-  });
+  const list = await client.list(
+    { apiVersion: "v1", kind: "Event" },
+    {
+      namespace,
+      fieldSelector: `involvedObject.name=${name}`,
+    },
+  );
   return list.items.map((e) => `${e.reason}: ${e.message}`);
 }
 
@@ -230,7 +232,12 @@ describe("node lifecycle: a dead node under hearth up", () => {
     );
     // Default toleration (300 s) and an unlimited one: both still there, not terminating.
     for (const name of ["patient", "loyal"]) {
-      const p = await client.get<Pod>("v1", "Pod", name, "default");
+      const p = await client.get<Pod>({
+        apiVersion: "v1",
+        kind: "Pod",
+        name,
+        namespace: "default",
+      });
       assert.equal(p.metadata.deletionTimestamp, undefined, name);
     }
   });
@@ -262,12 +269,18 @@ describe("node lifecycle: the agent stops and comes back", () => {
     await s?.stop();
   });
 
-  const getNode = () => client.get<NodeObj>("v1", "Node", facts.name);
+  const getNode = () => client.get<NodeObj>({ apiVersion: "v1", kind: "Node", name: facts.name });
   const renewTime = async () =>
     Date.parse(
       (
-        (await client.get("coordination.k8s.io/v1", "Lease", facts.name, "kube-node-lease"))
-          .spec as {
+        (
+          await client.get({
+            apiVersion: "coordination.k8s.io/v1",
+            kind: "Lease",
+            name: facts.name,
+            namespace: "kube-node-lease",
+          })
+        ).spec as {
           renewTime: string;
         }
       ).renewTime,
@@ -307,7 +320,12 @@ describe("node lifecycle: the agent stops and comes back", () => {
         : undefined;
     });
     const notReady = await waitFor("the pod marked not Ready", async () => {
-      const p = await client.get<Pod>("v1", "Pod", "web", "default");
+      const p = await client.get<Pod>({
+        apiVersion: "v1",
+        kind: "Pod",
+        name: "web",
+        namespace: "default",
+      });
       return p.status?.conditions?.find((c) => c.type === "Ready")?.status === "False"
         ? p
         : undefined;

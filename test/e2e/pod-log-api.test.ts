@@ -120,6 +120,11 @@ describe("pods/log", () => {
       (await s.request("GET", `${PODS}/logs/log?container=a&tailLines=1`)).text,
       "three\n",
     );
+    // kubectl --request-timeout sends `timeout`; kube reads only PodLogOptions' fields.
+    assert.equal(
+      (await s.request("GET", `${PODS}/logs/log?container=a&timeout=20s`)).text,
+      "one\ntwo\nthree\n",
+    );
     const prev = await s.request("GET", `${PODS}/logs/log?container=a&previous=true`);
     assert.equal(prev.status, 400);
     assert.equal(

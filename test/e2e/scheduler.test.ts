@@ -83,7 +83,12 @@ describe("scheduler", () => {
     const ok = await binding("manual", { kind: "Node", name: "elsewhere" });
     assert.equal(ok.status, 201);
     assert.equal((ok.body as { status: string }).status, "Success");
-    const bound = await client.get<Pod>("v1", "Pod", "manual", NS);
+    const bound = await client.get<Pod>({
+      apiVersion: "v1",
+      kind: "Pod",
+      name: "manual",
+      namespace: NS,
+    });
     assert.equal(bound.spec.nodeName, "elsewhere");
     const scheduled = bound.status?.conditions?.find((c) => c.type === "PodScheduled");
     assert.equal(scheduled?.status, "True");
@@ -93,7 +98,10 @@ describe("scheduler", () => {
       (again.body as { message: string }).message,
       'Operation cannot be fulfilled on pods/binding "manual": pod manual is already assigned to node "elsewhere"',
     );
-    await client.delete("v1", "Pod", "manual", NS, { gracePeriodSeconds: 0 });
+    await client.delete(
+      { apiVersion: "v1", kind: "Pod", name: "manual", namespace: NS },
+      { gracePeriodSeconds: 0 },
+    );
   });
 
   it("schedules by requests and anti-affinity, and retries the unschedulable", async () => {
@@ -121,7 +129,9 @@ describe("scheduler", () => {
         ["db-0", "db-1"].map((n) =>
           waitFor(
             `${n} bound`,
-            async () => (await client.get<Pod>("v1", "Pod", n, NS)).spec.nodeName,
+            async () =>
+              (await client.get<Pod>({ apiVersion: "v1", kind: "Pod", name: n, namespace: NS }))
+                .spec.nodeName,
           ),
         ),
       );
@@ -130,7 +140,7 @@ describe("scheduler", () => {
       await client.create(pod("db-2", "100m", spread, { app: "db" }));
       await client.create(pod("big", "1600m"));
       const message = async (name: string) => {
-        const p = await client.get<Pod>("v1", "Pod", name, NS);
+        const p = await client.get<Pod>({ apiVersion: "v1", kind: "Pod", name, namespace: NS });
         const c = p.status?.conditions?.find((x) => x.type === "PodScheduled");
         return c?.status === "False" && c.reason === "Unschedulable" ? c.message : undefined;
       };
@@ -148,7 +158,9 @@ describe("scheduler", () => {
         assert.equal(
           await waitFor(
             `${name} bound`,
-            async () => (await client.get<Pod>("v1", "Pod", name, NS)).spec.nodeName,
+            async () =>
+              (await client.get<Pod>({ apiVersion: "v1", kind: "Pod", name, namespace: NS })).spec
+                .nodeName,
           ),
           "n3",
         );

@@ -60,7 +60,7 @@ describe("Service ClusterIP allocation", () => {
     assert.deepEqual(a.spec.ports, [{ port: 80, protocol: "TCP", targetPort: 80 }]);
     const b = await client.create(svc("second", {}, "other"));
     assert.equal(b.spec.clusterIP, "127.2.0.2");
-    await client.delete("v1", "Service", "first", "default");
+    await client.delete({ apiVersion: "v1", kind: "Service", name: "first", namespace: "default" });
     const c = await client.create(svc("third"));
     assert.equal(c.spec.clusterIP, "127.2.0.1", "a freed address is reused");
   });
@@ -72,7 +72,7 @@ describe("Service ClusterIP allocation", () => {
     const ips = created.map((x) => x.spec.clusterIP!);
     assert.equal(new Set(ips).size, ips.length);
     for (const ip of ips) assert.match(ip, /^127\.2\.\d+\.\d+$/);
-    const all = await client.list<Svc>("v1", "Service");
+    const all = await client.list<Svc>({ apiVersion: "v1", kind: "Service" });
     const every = all.items.map((x) => x.spec.clusterIP);
     assert.equal(new Set(every).size, every.length);
   });

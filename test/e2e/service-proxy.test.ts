@@ -63,7 +63,12 @@ describe("service proxy", () => {
 
   async function putSlice(obj: KubeObject): Promise<void> {
     const old = await client
-      .get("discovery.k8s.io/v1", "EndpointSlice", "echo-abc", NS)
+      .get({
+        apiVersion: "discovery.k8s.io/v1",
+        kind: "EndpointSlice",
+        name: "echo-abc",
+        namespace: NS,
+      })
       .catch(() => undefined);
     if (old)
       await client.update({
@@ -154,7 +159,7 @@ describe("service proxy", () => {
         ),
       );
 
-      await client.delete("v1", "Service", "echo", NS);
+      await client.delete({ apiVersion: "v1", kind: "Service", name: "echo", namespace: NS });
       await waitFor("the listener to close", () => proxy.addresses().length === 0);
       await assert.rejects(ask(CLUSTER_IP, SERVICE_PORT), /ECONNREFUSED/);
     } finally {

@@ -165,12 +165,9 @@ describe("storage API", () => {
     r = await patch({ spec: { volumeName: "some-pv" } });
     assert.equal(r.status, 200);
     await env.client.patchStatus(
-      "v1",
-      "PersistentVolumeClaim",
-      "fixed",
-      "default",
+      { apiVersion: "v1", kind: "PersistentVolumeClaim", name: "fixed", namespace: "default" },
       { status: { phase: "Bound" } },
-      "merge",
+      { type: "merge" },
     );
     r = await patch({ spec: { resources: { requests: { storage: "2Gi" } } } });
     assert.equal(r.status, 200, r.text);
@@ -189,12 +186,9 @@ describe("storage API", () => {
       metadata: { name: "rigid", namespace: "default" },
     });
     await env.client.patchStatus(
-      "v1",
-      "PersistentVolumeClaim",
-      "rigid",
-      "default",
+      { apiVersion: "v1", kind: "PersistentVolumeClaim", name: "rigid", namespace: "default" },
       { status: { phase: "Bound" } },
-      "merge",
+      { type: "merge" },
     );
     r = await env.server.request(
       "PATCH",

@@ -41,10 +41,13 @@ describe("volume pool", () => {
     });
   const eventAbout = (name: string, reason: string, message: RegExp) =>
     waitFor(`${reason} event about ${name}`, async () => {
-      const events = await env.client.list("v1", "Event", {
-        namespace: "default",
-        fieldSelector: `involvedObject.name=${name},reason=${reason}`,
-      });
+      const events = await env.client.list(
+        { apiVersion: "v1", kind: "Event" },
+        {
+          namespace: "default",
+          fieldSelector: `involvedObject.name=${name},reason=${reason}`,
+        },
+      );
       return events.items.find((e: KubeObject) => message.test(String(e.message)));
     });
 

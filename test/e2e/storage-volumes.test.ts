@@ -101,24 +101,19 @@ describe("volumes", () => {
       },
     });
     await env.client.patchStatus(
-      "v1",
-      "Pod",
-      "user",
-      "default",
+      { apiVersion: "v1", kind: "Pod", name: "user", namespace: "default" },
       { status: { phase: "Running" } },
-      "merge",
+      { type: "merge" },
     );
 
     // Watch the PV from now on; note whether the directory exists when DELETED arrives.
     const seen: { type: string; phase?: string; dirExists: boolean }[] = [];
     const stopWatch = new AbortController();
-    const list = await env.client.list("v1", "PersistentVolume");
+    const list = await env.client.list({ apiVersion: "v1", kind: "PersistentVolume" });
     const watching = (async () => {
       const events = env.client.watch<PersistentVolume>(
-        "v1",
-        "PersistentVolume",
-        { resourceVersion: list.metadata.resourceVersion! },
-        stopWatch.signal,
+        { apiVersion: "v1", kind: "PersistentVolume" },
+        { resourceVersion: list.metadata.resourceVersion!, signal: stopWatch.signal },
       );
       for await (const ev of events)
         if (ev.object.metadata.name === pvName)

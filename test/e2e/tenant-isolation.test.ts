@@ -89,7 +89,7 @@ describe("tenant isolation under hearth up", () => {
     waitFor(
       `Tenant ${namespace}/${name} Ready`,
       async () => {
-        const t = await client.get(APPS, "Tenant", name, namespace);
+        const t = await client.get({ apiVersion: APPS, kind: "Tenant", name, namespace });
         const conditions = (t.status as { conditions?: { type: string; status: string }[] })
           ?.conditions;
         return conditions?.some((c) => c.type === "Ready" && c.status === "True");
@@ -308,15 +308,23 @@ describe("tenant isolation under hearth up", () => {
     const written = await send("PATCH", path, patch, merge);
     assert.equal(written.status, 200, written.body);
     await waitFor("the forged entries dropped from the inventory", async () => {
-      const b = await client.get(APPS, "Tenant", "b", "tenant-a");
+      const b = await client.get({
+        apiVersion: APPS,
+        kind: "Tenant",
+        name: "b",
+        namespace: "tenant-a",
+      });
       const inventory = (b.status as { inventory?: { name: string }[] }).inventory ?? [];
       return inventory.every((e) => e.name !== "sentinel");
     });
     const warnings = await waitFor("a Warning naming the ignored entries", async () => {
-      const events = await client.list("v1", "Event", {
-        namespace: "tenant-a",
-        fieldSelector: "involvedObject.name=b,type=Warning",
-      });
+      const events = await client.list(
+        { apiVersion: "v1", kind: "Event" },
+        {
+          namespace: "tenant-a",
+          fieldSelector: "involvedObject.name=b,type=Warning",
+        },
+      );
       const messages = events.items.map((e) => String(e.message));
       return messages.some((m) => m.includes("ClusterRoleBinding sentinel")) && messages;
     });
@@ -329,12 +337,16 @@ describe("tenant isolation under hearth up", () => {
 
   it("deletes nothing outside a subtree on uninstall, whatever the status or labels say", async () => {
     // tenant-a's super-admin makes a Tenant of its own, labelled, annotated and owned as if it were c's.
-    const ns = (await client.get("v1", "Namespace", "tenant-c")) as KubeObject;
-    const crb = (await client.get(
-      "rbac.authorization.k8s.io/v1",
-      "ClusterRoleBinding",
-      "sentinel",
-    )) as KubeObject;
+    const ns = (await client.get({
+      apiVersion: "v1",
+      kind: "Namespace",
+      name: "tenant-c",
+    })) as KubeObject;
+    const crb = (await client.get({
+      apiVersion: "rbac.authorization.k8s.io/v1",
+      kind: "ClusterRoleBinding",
+      name: "sentinel",
+    })) as KubeObject;
     const mimic = tenant("x", "tenant-a", {
       metadata: {
         labels: {
@@ -377,7 +389,12 @@ describe("tenant isolation under hearth up", () => {
     // A forged inventory written just before the delete, for the uninstall to read.
     const status = `/apis/${APPS}/namespaces/tenant-a/tenants/b/status`;
     const merge = { "content-type": "application/merge-patch+json" };
-    const b = await client.get(APPS, "Tenant", "b", "tenant-a");
+    const b = await client.get({
+      apiVersion: APPS,
+      kind: "Tenant",
+      name: "b",
+      namespace: "tenant-a",
+    });
     const inventory = [...((b.status as { inventory?: unknown[] }).inventory ?? []), ...forged];
     assert.equal((await send("PATCH", status, { status: { inventory } }, merge)).status, 200);
     for (const name of ["b", "x"]) {

@@ -261,13 +261,11 @@ describe("tenants under hearth up", () => {
     const seen: { rv: number; type: string; kind: string; name: string; deleting: boolean }[] = [];
     const stop = new AbortController();
     const record = async (apiVersion: string, kind: string) => {
-      const list = await client.list(apiVersion, kind);
+      const list = await client.list({ apiVersion, kind });
       try {
         for await (const ev of client.watch(
-          apiVersion,
-          kind,
-          { resourceVersion: list.metadata.resourceVersion! },
-          stop.signal,
+          { apiVersion, kind },
+          { resourceVersion: list.metadata.resourceVersion!, signal: stop.signal },
         )) {
           const e = ev as WatchEvent<KubeObject>;
           seen.push({

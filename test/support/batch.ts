@@ -73,10 +73,13 @@ export function cronJobManifest(name: string, spec: Partial<CronJob["spec"]> = {
 }
 
 export async function podsOfJob(client: Client, job: string): Promise<Pod[]> {
-  const list = await client.list<Pod>("v1", "Pod", {
-    namespace: "default",
-    labelSelector: `batch.kubernetes.io/job-name=${job}`,
-  });
+  const list = await client.list<Pod>(
+    { apiVersion: "v1", kind: "Pod" },
+    {
+      namespace: "default",
+      labelSelector: `batch.kubernetes.io/job-name=${job}`,
+    },
+  );
   return list.items;
 }
 
@@ -98,17 +101,14 @@ export async function setPhase(
   phase: "Running" | "Succeeded" | "Failed",
 ) {
   await client.patchStatus(
-    "v1",
-    "Pod",
-    pod.metadata.name!,
-    "default",
+    { apiVersion: "v1", kind: "Pod", name: pod.metadata.name!, namespace: "default" },
     { status: { phase } },
-    "merge",
+    { type: "merge" },
   );
 }
 
 export function getJob(client: Client, name: string): Promise<Job> {
-  return client.get<Job>("batch/v1", "Job", name, "default");
+  return client.get<Job>({ apiVersion: "batch/v1", kind: "Job", name, namespace: "default" });
 }
 
 export function conditionOf(job: Job, type: string) {
@@ -133,9 +133,12 @@ export function jobCondition(
 }
 
 export async function eventsFor(client: Client, obj: KubeObject): Promise<string[]> {
-  const list = await client.list("v1", "Event", {
-    namespace: "default",
-    fieldSelector: `involvedObject.name=${obj.metadata.name}`,
-  });
+  const list = await client.list(
+    { apiVersion: "v1", kind: "Event" },
+    {
+      namespace: "default",
+      fieldSelector: `involvedObject.name=${obj.metadata.name}`,
+    },
+  );
   return list.items.map((e) => `${e.reason}: ${e.message}`);
 }

@@ -1,5 +1,6 @@
 /**
- * Runs the real `/usr/bin/etcd` for tests: one member on a random loopback
+ * Runs the real `/usr/bin/etcd` for tests: one member (alone, or of a cluster
+ * whose members the caller starts) on a random loopback
  * address (127.10–99.x.y, away from the pod and service ranges, so parallel
  * tests never clash on a port), its data in a temp dir, optionally with TLS
  * and client-certificate auth (a CA, a server certificate for the address and
@@ -12,7 +13,7 @@ import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createCA, issueLeaf } from "../../src/pki/index.js";
+import { createCA, issueLeaf, type KeyPair } from "../../src/pki/index.js";
 import { waitFor } from "./hearth-process.js";
 
 export const ETCD_BIN = "/usr/bin/etcd";
@@ -32,6 +33,8 @@ export interface EtcdTls {
 export interface EtcdProcess {
   /** Client URL, `http://ip:2379` or `https://ip:2379`. */
   endpoint: string;
+  /** The loopback address it listens on. */
+  address: string;
   pid: number;
   dataDir: string;
   /** CA and root client certificate (files in dataDir and PEM) when started with TLS. */
@@ -44,7 +47,7 @@ export interface EtcdProcess {
   kill(): Promise<void>;
 }
 
-function randomLoopback(): string {
+export function randomLoopback(): string {
   const n = () => 1 + Math.floor(Math.random() * 250);
   return `127.${10 + Math.floor(Math.random() * 90)}.${n()}.${n()}`;
 }
@@ -72,8 +75,8 @@ function healthy(endpoint: string, tls?: EtcdTls): Promise<boolean> {
   });
 }
 
-async function makeTls(dir: string, ip: string): Promise<EtcdTls> {
-  const ca = await createCA("etcd-test-ca");
+async function makeTls(dir: string, ip: string, given?: KeyPair): Promise<EtcdTls> {
+  const ca = given ?? (await createCA("etcd-test-ca"));
   const server = await issueLeaf(ca, {
     commonName: "etcd",
     ipAddresses: [ip],
@@ -102,22 +105,34 @@ async function makeTls(dir: string, ip: string): Promise<EtcdTls> {
 
 /** Starts a one-member etcd and waits until it answers. */
 export async function startEtcd(
-  opts: { tls?: boolean; dir?: string; timeoutMs?: number } = {},
+  opts: {
+    tls?: boolean;
+    /** A directory the caller owns (and removes); with `address`, a restart on the same data. */
+    dir?: string;
+    /** The loopback address to listen on (a restarted member keeps its URLs). */
+    address?: string;
+    /** The CA to issue the TLS certificates from (members of one cluster share it). */
+    ca?: KeyPair;
+    /** A member of a cluster: its name and `--initial-cluster` (peers on http://ip:2380). */
+    member?: { name: string; initialCluster: string };
+    timeoutMs?: number;
+  } = {},
 ): Promise<EtcdProcess> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "hearth-etcd-"));
-  const ip = randomLoopback();
+  const ip = opts.address ?? randomLoopback();
   const scheme = opts.tls ? "https" : "http";
   const endpoint = `${scheme}://${ip}:2379`;
   const peer = `http://${ip}:2380`;
-  const tls = opts.tls ? await makeTls(dir, ip) : undefined;
+  const tls = opts.tls ? await makeTls(dir, ip, opts.ca) : undefined;
+  const name = opts.member?.name ?? "test";
   const args = [
-    "--name=test",
+    `--name=${name}`,
     `--data-dir=${join(dir, "data")}`,
     `--listen-client-urls=${endpoint}`,
     `--advertise-client-urls=${endpoint}`,
     `--listen-peer-urls=${peer}`,
     `--initial-advertise-peer-urls=${peer}`,
-    `--initial-cluster=test=${peer}`,
+    `--initial-cluster=${opts.member?.initialCluster ?? `${name}=${peer}`}`,
     "--initial-cluster-state=new",
     "--log-level=error",
     "--logger=zap",
@@ -135,8 +150,12 @@ export async function startEtcd(
   child.stderr?.on("data", (d) => {
     stderr = (stderr + d).slice(-4000);
   });
+  const spawnError = new Promise<Error>((r) => child.once("error", r));
   const pid = child.pid;
-  if (pid === undefined) throw new Error(`cannot start ${ETCD_BIN}`);
+  if (pid === undefined) {
+    if (!opts.dir) rmSync(dir, { recursive: true, force: true });
+    throw await spawnError;
+  }
   const kill = async () => {
     if (child.exitCode === null && child.signalCode === null) process.kill(pid, "SIGKILL");
     await exited(child);
@@ -163,6 +182,7 @@ export async function startEtcd(
   }
   return {
     endpoint,
+    address: ip,
     pid,
     dataDir: dir,
     ...(tls ? { tls } : {}),

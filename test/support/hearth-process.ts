@@ -32,7 +32,7 @@ export interface Hearth {
   kubectlOk(args: string[], opts?: { input?: string; timeoutMs?: number }): Promise<string>;
   /** Starts kubectl without waiting (for `get -w`); the caller kills it. */
   kubectlSpawn(args: string[]): ChildProcess;
-  /** SIGTERM and wait for exit. */
+  /** SIGTERM and wait for exit (SIGKILL after a minute); the exit code, null if killed. */
   stop(): Promise<number | null>;
   /** SIGKILL and wait for exit. */
   kill9(): Promise<void>;
@@ -73,6 +73,24 @@ function waitExit(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((r) => child.once("exit", (code) => r(code)));
 }
+
+/**
+ * SIGTERM, then SIGKILL if `child` has not exited within `graceMs`, so a test's
+ * clean-up always ends; resolves to the exit code (null when it took a signal).
+ */
+export async function stopChild(child: ChildProcess, graceMs: number): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+  try {
+    return await waitExit(child);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** How long `stop()` lets hearth up stop its pods before it is killed. */
+const STOP_GRACE_MS = 60_000;
 
 /** Starts `hearth up` on `dataDir` (a new temp dir when absent) and waits for its ready line. */
 export async function startHearth(
@@ -115,11 +133,9 @@ export async function startHearth(
   try {
     url = await ready;
   } catch (e) {
-    // Leave nothing behind when the server never came up.
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill("SIGKILL");
-      await waitExit(child);
-    }
+    // Leave nothing behind when the server never came up: SIGTERM first, so that
+    // it stops what it has started itself (containerd, pods), then SIGKILL.
+    await stopChild(child, 10_000);
     if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     rmSync(home, { recursive: true, force: true });
     throw e;
@@ -148,10 +164,7 @@ export async function startHearth(
         stdio: ["ignore", "pipe", "pipe"],
       });
     },
-    async stop() {
-      child.kill("SIGTERM");
-      return waitExit(child);
-    },
+    stop: () => stopChild(child, STOP_GRACE_MS),
     async kill9() {
       child.kill("SIGKILL");
       await waitExit(child);

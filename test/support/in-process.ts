@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { AdmissionPlugin } from "../../src/apiserver/admission/types.js";
 import { ApiServer } from "../../src/apiserver/index.js";
 import type { Backend } from "../../src/storage/index.js";
 import { openSqliteBackend } from "../../src/storage/index.js";
@@ -27,18 +28,32 @@ export interface InProcessServer {
 }
 
 export async function startInProcess(
-  opts: { bookmarkIntervalMs?: number } = {},
+  opts: {
+    bookmarkIntervalMs?: number;
+    admission?: AdmissionPlugin[];
+    /** Serve this backend (closed by `stop()`) instead of a SQLite file of its own. */
+    backend?: Backend;
+  } = {},
 ): Promise<InProcessServer> {
   const dir = mkdtempSync(join(tmpdir(), "hearth-inproc-"));
-  const backend = await openSqliteBackend(join(dir, "state.db"));
+  const backend = opts.backend ?? (await openSqliteBackend(join(dir, "state.db")));
   const server = new ApiServer({
     backend,
     tokens: new Map(),
     port: 0,
     bookmarkIntervalMs: opts.bookmarkIntervalMs,
+    ...(opts.admission ? { admission: opts.admission } : {}),
   });
   const controller = new AbortController();
-  await server.start(controller.signal);
+  try {
+    await server.start(controller.signal);
+  } catch (e) {
+    // A server that never came up leaves nothing behind either.
+    controller.abort();
+    await backend.close();
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
   const url = `http://127.0.0.1:${server.port}`;
   return {
     url,

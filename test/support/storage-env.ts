@@ -30,7 +30,13 @@ export async function startStorageEnv(
   const root = mkdtempSync(join(tmpdir(), "hearth-storage-"));
   const volumesDir = join(root, "volumes");
   const home = join(root, "home");
-  const server = await startInProcess();
+  let server: InProcessServer;
+  try {
+    server = await startInProcess();
+  } catch (e) {
+    rmSync(root, { recursive: true, force: true });
+    throw e;
+  }
   const client = createHttpClient({ server: server.url, userAgent: "storage-e2e" });
   const kubeconfig = join(root, "kubeconfig");
   writeFileSync(kubeconfig, kubeconfigYaml({ server: server.url }));
@@ -63,7 +69,7 @@ export async function startStorageEnv(
     },
     async get<T extends KubeObject>(kind: string, name: string, namespace?: string) {
       const apiVersion = kind === "StorageClass" ? "storage.k8s.io/v1" : "v1";
-      return client.get<T>(apiVersion, kind, name, namespace).catch((e: { code?: number }) => {
+      return client.get<T>({ apiVersion, kind, name, namespace }).catch((e: { code?: number }) => {
         if (e.code === 404) return undefined;
         throw e;
       });

@@ -1,8 +1,7 @@
 /** LimitRanger's defaulting and its min / max / ratio checks, with kube's messages. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Container, Pod } from "../../api/pod.js";
-import type { PersistentVolumeClaim } from "../../api/storage.js";
+import type { Container, PersistentVolumeClaim, Pod } from "../../api/index.js";
 import {
   defaultLimitRange,
   type LimitRange,

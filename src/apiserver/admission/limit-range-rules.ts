@@ -7,11 +7,13 @@
  * maxLimitRequestRatio per Container, per Pod (the containers' sum) and per
  * PersistentVolumeClaim (its storage request), with kube's messages.
  */
-import type { Container, Pod } from "../../api/pod.js";
-import { quantityMilliValue } from "../../api/quantity.js";
-import { podTotals } from "../../api/quota-usage.js";
-import { canonicalQuantity, type QuantityList } from "../../api/resource-list.js";
-import type { PersistentVolumeClaim } from "../../api/storage.js";
+import type { Container, PersistentVolumeClaim, Pod } from "../../api/index.js";
+import {
+  canonicalQuantity,
+  podTotals,
+  type QuantityList,
+  quantityMilliValue,
+} from "../../api/index.js";
 import type { LimitRange, LimitRangeItem } from "../resources/quota-validation.js";
 
 export const LIMIT_RANGER_ANNOTATION = "kubernetes.io/limit-ranger";

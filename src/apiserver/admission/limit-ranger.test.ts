@@ -6,9 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { ForbiddenError } from "../../api/errors.js";
-import type { Pod } from "../../api/pod.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject, Pod } from "../../api/index.js";
+import { ForbiddenError } from "../../api/index.js";
 import { builtinTypes } from "../resources/builtin.js";
 import { defaultLimitRange, type LimitRange } from "../resources/quota-validation.js";
 import { ResourceRegistry } from "../resources/registry.js";

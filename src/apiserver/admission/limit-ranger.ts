@@ -10,10 +10,10 @@
  * plugin reads its lister: a LimitRange written through this apiserver applies
  * once its write returns, one written through another once the watch brings it.
  */
-import { ForbiddenError } from "../../api/errors.js";
-import type { Pod } from "../../api/pod.js";
-import type { PersistentVolumeClaim } from "../../api/storage.js";
-import type { Backend } from "../../storage/backend.js";
+
+import type { PersistentVolumeClaim, Pod } from "../../api/index.js";
+import { ForbiddenError } from "../../api/index.js";
+import type { Backend } from "../../storage/index.js";
 import { qosClass } from "../resources/pod-defaults.js";
 import type { LimitRange } from "../resources/quota-validation.js";
 import type { FollowedPrefix } from "../store/cache-sync.js";

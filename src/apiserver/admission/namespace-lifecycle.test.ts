@@ -7,8 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { ForbiddenError, NotFoundError } from "../../api/errors.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
+import { ForbiddenError, NotFoundError } from "../../api/index.js";
 import { builtinTypes } from "../resources/builtin.js";
 import { ResourceRegistry } from "../resources/registry.js";
 import { syncedWrites } from "../store/cache-sync.js";

@@ -9,9 +9,10 @@
  * deleted through another apiserver may take a watch delivery to be seen
  * Terminating, the window kube-apiserver has too.
  */
-import { ForbiddenError, NotFoundError } from "../../api/errors.js";
-import type { KubeObject } from "../../api/types.js";
-import type { Backend } from "../../storage/backend.js";
+
+import type { KubeObject } from "../../api/index.js";
+import { ForbiddenError, NotFoundError } from "../../api/index.js";
+import type { Backend } from "../../storage/index.js";
 import type { ResourceType } from "../resources/resource-type.js";
 import type { FollowedPrefix } from "../store/cache-sync.js";
 import { objectKey } from "../store/keys.js";

@@ -6,8 +6,7 @@
  * container types and no user or role, the default /proc mount, only the safe
  * sysctls, and no Windows host processes. Reasons and details are kube's.
  */
-import type { PodSpec, SecurityContext } from "../../api/pod.js";
-import type { ObjectMeta } from "../../api/types.js";
+import type { ObjectMeta, PodSpec, SecurityContext } from "../../api/index.js";
 import {
   type Check,
   containersOf,

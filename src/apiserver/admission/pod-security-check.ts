@@ -6,8 +6,7 @@
  * override (replace) baseline checks. Plus the message helpers every check
  * shares, so the wording is kube's to the character.
  */
-import type { Container, PodSpec } from "../../api/pod.js";
-import type { ObjectMeta } from "../../api/types.js";
+import type { Container, ObjectMeta, PodSpec } from "../../api/index.js";
 
 export type Level = "privileged" | "baseline" | "restricted";
 

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Container, PodSpec } from "../../api/pod.js";
-import type { ObjectMeta } from "../../api/types.js";
+import type { Container, ObjectMeta, PodSpec } from "../../api/index.js";
 import {
   evaluatePod,
   forbiddenDetail,

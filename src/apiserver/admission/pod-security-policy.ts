@@ -9,9 +9,9 @@
  * ids first then restricted, each in id order, a restricted check replacing
  * the baseline checks it overrides.
  */
-import { type FieldError, invalidValue } from "../../api/errors.js";
-import type { PodSpec } from "../../api/pod.js";
-import type { ObjectMeta } from "../../api/types.js";
+
+import type { ObjectMeta, PodSpec } from "../../api/index.js";
+import { type FieldError, invalidValue } from "../../api/index.js";
 import { BASELINE_CHECKS } from "./pod-security-baseline.js";
 import type { CheckPod, Level, VersionedCheck, Violation } from "./pod-security-check.js";
 import { RESTRICTED_CHECKS } from "./pod-security-restricted.js";

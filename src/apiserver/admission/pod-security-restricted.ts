@@ -7,8 +7,7 @@
  * (hostPath volumes, capabilities, seccomp). Windows pods skip the Linux-only
  * checks from v1.25.
  */
-import type { PodSpec } from "../../api/pod.js";
-import type { ObjectMeta } from "../../api/types.js";
+import type { ObjectMeta, PodSpec } from "../../api/index.js";
 import { validSeccomp } from "./pod-security-baseline.js";
 import {
   type Check,

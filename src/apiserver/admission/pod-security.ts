@@ -18,10 +18,10 @@
  * runtime class come from the apiserver's configuration. Audit annotations are
  * not kept (Hearth has no audit log); audit labels are still validated.
  */
-import { ForbiddenError, InvalidError } from "../../api/errors.js";
-import type { Pod, PodSpec } from "../../api/pod.js";
-import type { KubeObject, ObjectMeta } from "../../api/types.js";
-import type { Backend } from "../../storage/backend.js";
+
+import type { KubeObject, ObjectMeta, Pod, PodSpec } from "../../api/index.js";
+import { ForbiddenError, InvalidError } from "../../api/index.js";
+import type { Backend } from "../../storage/index.js";
 import { listPrefix } from "../store/keys.js";
 import { decodeObject } from "../store/object-store.js";
 import type { NamespaceLookup } from "./namespace-lifecycle.js";

@@ -1,9 +1,8 @@
 /** The quota admission check: which quotas an object counts against, refusals, and the new usage. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Pod } from "../../api/pod.js";
-import { evaluatorFor, type ResourceQuota } from "../../api/quota-usage.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject, Pod } from "../../api/index.js";
+import { evaluatorFor, type ResourceQuota } from "../../api/index.js";
 import { chargeQuotas, QuotaRefusal, type QuotaRequest } from "./quota-check.js";
 
 const pods = evaluatorFor({ group: "", resource: "pods" });

@@ -8,18 +8,21 @@
  * `status unknown for quota: q, resources: pods` while the controller has not
  * yet measured the quota.
  */
-import { type Evaluator, quotaMatches, type ResourceQuota } from "../../api/quota-usage.js";
+
+import type { KubeObject } from "../../api/index.js";
 import {
   addLists,
+  type Evaluator,
   exceededNames,
   isZeroList,
   maskList,
   negativeNames,
   prettyPrint,
+  quotaMatches,
   type ResourceList,
+  type ResourceQuota,
   subtractLists,
-} from "../../api/resource-list.js";
-import type { KubeObject } from "../../api/types.js";
+} from "../../api/index.js";
 
 export class QuotaRefusal extends Error {
   constructor(message: string) {

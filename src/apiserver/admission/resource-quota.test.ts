@@ -8,9 +8,8 @@
  */
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
-import { ForbiddenError } from "../../api/errors.js";
-import type { ResourceQuota } from "../../api/quota-usage.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject, ResourceQuota } from "../../api/index.js";
+import { ForbiddenError } from "../../api/index.js";
 import type { KeyValue, ListOptions, ListResult } from "../../storage/index.js";
 import { builtinTypes } from "../resources/builtin.js";
 import { ResourceRegistry } from "../resources/registry.js";

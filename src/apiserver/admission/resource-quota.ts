@@ -16,10 +16,16 @@
  * the watch. The quota controller later measures the namespace and releases
  * what deletions (or refused writes) left over.
  */
-import { ConflictError, ForbiddenError, NotFoundError } from "../../api/errors.js";
-import { evaluatorFor, quotaIgnores, type ResourceQuota } from "../../api/quota-usage.js";
-import { listsEqual } from "../../api/resource-list.js";
-import type { Backend } from "../../storage/backend.js";
+import {
+  ConflictError,
+  evaluatorFor,
+  ForbiddenError,
+  listsEqual,
+  NotFoundError,
+  quotaIgnores,
+  type ResourceQuota,
+} from "../../api/index.js";
+import type { Backend } from "../../storage/index.js";
 import type { ResourceRegistry } from "../resources/registry.js";
 import type { ResourceType } from "../resources/resource-type.js";
 import type { FollowedPrefix } from "../store/cache-sync.js";

@@ -6,9 +6,12 @@
  */
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { ForbiddenError } from "../../api/errors.js";
-import { DEFAULT_CLASS_ANNOTATION, type PersistentVolumeClaim } from "../../api/storage.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
+import {
+  DEFAULT_CLASS_ANNOTATION,
+  ForbiddenError,
+  type PersistentVolumeClaim,
+} from "../../api/index.js";
 import { builtinTypes } from "../resources/builtin.js";
 import { ResourceRegistry } from "../resources/registry.js";
 import { LaggingBackend } from "../store/fixtures.js";

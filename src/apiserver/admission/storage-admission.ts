@@ -9,16 +9,17 @@
  * StorageClasses are read from a watch-fed cache (store/object-cache.ts), as
  * kube's plugins read their lister.
  */
-import { ForbiddenError } from "../../api/errors.js";
-import { compareQuantities, isQuantity } from "../../api/quantity.js";
 import {
   BETA_CLASS_ANNOTATION,
   chooseDefaultClass,
   claimClassName,
+  compareQuantities,
+  ForbiddenError,
+  isQuantity,
   type PersistentVolumeClaim,
   type StorageClass,
-} from "../../api/storage.js";
-import type { Backend } from "../../storage/backend.js";
+} from "../../api/index.js";
+import type { Backend } from "../../storage/index.js";
 import type { FollowedPrefix } from "../store/cache-sync.js";
 import { ObjectCache } from "../store/object-cache.js";
 import type { AdmissionAttributes, AdmissionPlugin } from "./types.js";

@@ -4,7 +4,7 @@
  * user, and either returns warnings or throws an ApiError (usually Forbidden or
  * Invalid) that refuses the request without writing anything.
  */
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 import type { UserInfo } from "../auth/types.js";
 import type { ResourceType } from "../resources/resource-type.js";
 

@@ -4,14 +4,15 @@
  * namespace?): each asks the server's authorizer and answers in `status`
  * (`allowed`, `reason`, `evaluationError`), as `kubectl auth can-i` reads it.
  */
+
+import type { KubeObject } from "../../api/index.js";
 import {
   BadRequestError,
   type FieldError,
   InvalidError,
   invalidValue,
   requiredValue,
-} from "../../api/errors.js";
-import type { KubeObject } from "../../api/types.js";
+} from "../../api/index.js";
 import type { RequestContext } from "../handlers/context.js";
 import {
   localSubjectAccessReviewSchema,

@@ -1,7 +1,7 @@
 /** Impersonation headers: each part authorized with `impersonate`, groups and SA defaults, refusals. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ApiError } from "../../api/errors.js";
+import { ApiError } from "../../api/index.js";
 import { impersonate, requestsImpersonation } from "./impersonation.js";
 import type { AuthorizationAttributes, Authorizer, UserInfo } from "./types.js";
 

@@ -9,7 +9,7 @@
  * `system:unauthenticated`.
  */
 import type { IncomingHttpHeaders } from "node:http";
-import { ApiError, InternalError } from "../../api/errors.js";
+import { ApiError, InternalError } from "../../api/index.js";
 import { forbiddenMessage } from "./forbidden.js";
 import { serviceAccountGroups, splitServiceAccountUsername } from "./service-account-tokens.js";
 import {

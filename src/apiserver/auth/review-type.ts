@@ -5,8 +5,7 @@
  * against the kind's schema first, as kube's typed decoder does, so a review
  * only ever sees fields of the types it declares.
  */
-import type { Schema } from "../../api/schema.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject, Schema } from "../../api/index.js";
 import { checkSchema } from "../handlers/admit.js";
 import type { RequestContext } from "../handlers/context.js";
 import type { ResourceType } from "../resources/resource-type.js";
@@ -35,7 +34,8 @@ export function reviewType(base: {
     strategicMergePatch: true,
     columns: [],
     schema: base.schema,
-    virtualCreate: async (ctx, body) => base.review(ctx, checkSchema(ctx, body)),
+    virtualCreate: async (ctx: RequestContext, body: KubeObject) =>
+      base.review(ctx, checkSchema(ctx, body)),
   };
 }
 

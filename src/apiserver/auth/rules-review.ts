@@ -3,7 +3,7 @@
  * do in `spec.namespace`, listed from the authorizer's rules (`kubectl auth
  * can-i --list`). An authorizer that cannot list rules makes it `incomplete`.
  */
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 import { selfSubjectRulesReviewSchema } from "../schemas/authorization.js";
 import { reviewType, withStatus } from "./review-type.js";
 

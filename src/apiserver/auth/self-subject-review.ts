@@ -2,7 +2,7 @@
  * authentication.k8s.io/v1 SelfSubjectReview (`kubectl auth whoami`): the user
  * the request authenticated as — or impersonates — with uid, groups and extra.
  */
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 import { selfSubjectReviewSchema } from "../schemas/authentication.js";
 import { reviewType, withStatus } from "./review-type.js";
 

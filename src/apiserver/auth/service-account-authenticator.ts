@@ -5,7 +5,7 @@
  * out, so deleting a ServiceAccount revokes every token issued for it.
  */
 import type { IncomingMessage } from "node:http";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 import { looksLikeJwt } from "./jwt.js";
 import {
   type ServiceAccountTokens,

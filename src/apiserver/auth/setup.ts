@@ -6,8 +6,8 @@
  * bootstrap policy (only with RBAC on) and ClusterRole aggregation.
  */
 import { createPrivateKey, createPublicKey } from "node:crypto";
-import type { KubeObject } from "../../api/types.js";
-import type { Backend } from "../../storage/backend.js";
+import type { KubeObject } from "../../api/index.js";
+import type { Backend } from "../../storage/index.js";
 import type { AdmissionPlugin } from "../admission/types.js";
 import {
   ClusterRoleAggregator,

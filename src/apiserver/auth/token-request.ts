@@ -12,10 +12,11 @@ import {
   ConflictError,
   InvalidError,
   invalidValue,
+  isObject,
+  type KubeObject,
   MethodNotAllowedError,
-} from "../../api/errors.js";
-import { rfc3339 } from "../../api/time.js";
-import { isObject, type KubeObject } from "../../api/types.js";
+  rfc3339,
+} from "../../api/index.js";
 import type { RequestContext } from "../handlers/context.js";
 import { decodeBody, readBodyBytes } from "../http/body.js";
 import { sendJson } from "../http/respond.js";

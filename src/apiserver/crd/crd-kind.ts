@@ -6,10 +6,16 @@
  * serving the kind on write.
  */
 
-import { type FieldError, forbiddenValue, invalidValue, requiredValue } from "../../api/errors.js";
-import { dns1123Label, dns1123Subdomain } from "../../api/names.js";
-import { rfc3339 } from "../../api/time.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
+import {
+  dns1123Label,
+  dns1123Subdomain,
+  type FieldError,
+  forbiddenValue,
+  invalidValue,
+  requiredValue,
+  rfc3339,
+} from "../../api/index.js";
 import { type ResourceType, STANDARD_VERBS } from "../resources/resource-type.js";
 import { customResourceDefinitionSchema } from "../schemas/index.js";
 import { crdRuleErrors } from "./crd-rules.js";

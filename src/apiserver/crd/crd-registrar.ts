@@ -6,9 +6,10 @@
  * A CRD being deleted stops being served, has all its objects removed, then
  * loses its cleanup finalizer — after a crash, on the next start.
  */
-import { rfc3339 } from "../../api/time.js";
-import type { KubeObject } from "../../api/types.js";
-import type { Backend, KeyValue, StorageEvent } from "../../storage/backend.js";
+
+import type { KubeObject } from "../../api/index.js";
+import { rfc3339 } from "../../api/index.js";
+import type { Backend, KeyValue, StorageEvent } from "../../storage/index.js";
 import type { ResourceRegistry } from "../resources/registry.js";
 import { followPrefix, WatchProgress } from "../store/cache-sync.js";
 import { collectionPrefix } from "../store/keys.js";

@@ -1,8 +1,8 @@
 /** Compile checks of a CRD's validation rules, at kube's field paths. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { fieldErrorMessage } from "../../api/errors.js";
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
+import { fieldErrorMessage } from "../../api/index.js";
 import { crdRuleErrors } from "./crd-rules.js";
 import type { CrdVersion } from "./custom-types.js";
 

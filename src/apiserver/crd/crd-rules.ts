@@ -9,8 +9,8 @@
  */
 
 import { isDeepStrictEqual } from "node:util";
-import { type FieldError, invalidValue, requiredValue } from "../../api/errors.js";
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
+import { type FieldError, invalidValue, requiredValue } from "../../api/index.js";
 import {
   compileRule,
   normalizeFieldPath,

@@ -5,8 +5,7 @@
  * here and run as the kind's `validate`, additionalPrinterColumns and
  * selectableFields.
  */
-import type { Schema } from "../../api/schema.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject, Schema } from "../../api/index.js";
 import { type ResourceType, STANDARD_VERBS, type TableColumn } from "../resources/resource-type.js";
 import { age } from "../resources/table.js";
 import { customResourceSchema } from "../schemas/index.js";

@@ -11,10 +11,11 @@ import {
   BadRequestError,
   ConflictError,
   InvalidError,
+  isObject,
+  type KubeObject,
   MethodNotAllowedError,
   STALE_OBJECT_MESSAGE,
-} from "../../api/errors.js";
-import { isObject, type KubeObject } from "../../api/types.js";
+} from "../../api/index.js";
 import { admitUpdate } from "../handlers/admit.js";
 import { type RequestContext, warningHeaders } from "../handlers/context.js";
 import { checkWriteOptions } from "../handlers/request-options.js";

@@ -1,8 +1,8 @@
 /** The Scale view of custom objects and the checks of scale paths. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { fieldErrorMessage } from "../../api/errors.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
+import { fieldErrorMessage } from "../../api/index.js";
 import { scaleErrors, scaleOf, scalePathErrors, withReplicas } from "./scale.js";
 
 const paths = {

@@ -5,8 +5,7 @@
  * back of a Scale's `spec.replicas` into the object. Paths are kube's simple
  * JSON paths (`.spec.replicas`).
  */
-import { type FieldError, invalidValue } from "../../api/errors.js";
-import { isObject, type KubeObject } from "../../api/types.js";
+import { type FieldError, invalidValue, isObject, type KubeObject } from "../../api/index.js";
 import type { ScaleSubresource } from "../resources/resource-type.js";
 
 export interface Scale extends KubeObject {

@@ -8,7 +8,7 @@
  * validation refuses (422, `type: Required value`). Every later walker (rules,
  * defaults, pruning, the schema check) may then assume objects.
  */
-import { BadRequestError, type FieldError, requiredValue } from "../../api/errors.js";
+import { BadRequestError, type FieldError, requiredValue } from "../../api/index.js";
 import type { CrdVersion } from "./custom-types.js";
 
 const isObject = (v: unknown): v is Record<string, unknown> =>

@@ -3,7 +3,7 @@
  * NAME in wide output), shared by v1 and events.k8s.io/v1, which name the
  * regarded object, the message and the last-seen time differently.
  */
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 import type { TableColumn } from "../resources/resource-type.js";
 import { age } from "../resources/table.js";
 

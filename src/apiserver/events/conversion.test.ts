@@ -1,7 +1,7 @@
 /** core/v1 ↔ events.k8s.io/v1 Event conversion. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 import { coreToEventsV1, eventsV1ToCore } from "./conversion.js";
 
 const core: KubeObject = {

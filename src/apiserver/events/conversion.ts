@@ -6,7 +6,7 @@
  * `reportingComponent`↔`reportingController`; the rest keep their names.
  * Absent fields stay absent both ways; metadata is shared.
  */
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 
 export const EVENTS_API_VERSION = "events.k8s.io/v1";
 

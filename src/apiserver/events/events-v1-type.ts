@@ -4,7 +4,7 @@
  * mapping, the strict validation kube applies to Events written through this
  * API, and the table kube prints for Events.
  */
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 import { type ResourceType, STANDARD_VERBS } from "../resources/resource-type.js";
 import { eventsV1EventSchema } from "../schemas/index.js";
 import { eventColumns, str } from "./columns.js";

@@ -1,8 +1,8 @@
 /** kube's Event validation: legacy for every Event, strict for events.k8s.io/v1 writes. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { fieldErrorMessage } from "../../api/errors.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
+import { fieldErrorMessage } from "../../api/index.js";
 import {
   legacyEventErrors,
   strictEventCreateErrors,

@@ -5,9 +5,15 @@
  * have eventTime, a Normal or Warning type and none of the deprecated fields
  * set on create, and may change only its series on update.
  */
-import { type FieldError, invalidValue, requiredValue } from "../../api/errors.js";
-import { dns1123Subdomain, qualifiedName } from "../../api/names.js";
-import type { KubeObject } from "../../api/types.js";
+
+import type { KubeObject } from "../../api/index.js";
+import {
+  dns1123Subdomain,
+  type FieldError,
+  invalidValue,
+  qualifiedName,
+  requiredValue,
+} from "../../api/index.js";
 import { isDeepEqual } from "../validation/json-equal.js";
 
 const LIMITS = { reportingInstance: 128, action: 128, reason: 128, message: 1024 };

@@ -9,14 +9,17 @@ import { randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import {
   BadRequestError,
+  dns1123Label,
+  dns1123Subdomain,
   type FieldError,
   InvalidError,
   invalidValue,
+  isObject,
+  type KubeObject,
+  pathSegmentName,
   requiredValue,
-} from "../../api/errors.js";
-import { dns1123Label, dns1123Subdomain, pathSegmentName } from "../../api/names.js";
-import { rfc3339 } from "../../api/time.js";
-import { isObject, type KubeObject } from "../../api/types.js";
+  rfc3339,
+} from "../../api/index.js";
 import { updateManagedFields } from "../patch/index.js";
 import { apiVersionOf, type ResourceType } from "../resources/resource-type.js";
 import {
@@ -25,12 +28,13 @@ import {
   pruneUnknownFields,
   strictDecodingMessage,
 } from "../validation/index.js";
-import { fieldManager, fieldValidation, type RequestContext } from "./context.js";
+import { fieldValidation, type RequestContext } from "./context.js";
 import {
   immutableMetadataErrors,
   managedFieldsErrors,
   validateMetadata,
 } from "./metadata-rules.js";
+import { fieldManager } from "./request-options.js";
 
 /** Checks the body is an object of this resource's kind; fills apiVersion/kind if absent. */
 export function checkEnvelope(ctx: RequestContext, body: unknown): KubeObject {
@@ -74,20 +78,32 @@ export function checkEnvelope(ctx: RequestContext, body: unknown): KubeObject {
   return obj;
 }
 
-/** Schema checks; returns the pruned, defaulted object. Unknown fields per fieldValidation. */
-export function checkSchema(ctx: RequestContext, obj: KubeObject): KubeObject {
+/**
+ * Schema checks; returns the pruned, defaulted object. Unknown fields per fieldValidation.
+ * A built-in kind's enum violations go to `deferred` (validation reports them with its
+ * own, as a 422) or, without it, are thrown at once as a 422.
+ */
+export function checkSchema(
+  ctx: RequestContext,
+  obj: KubeObject,
+  deferred?: FieldError[],
+): KubeObject {
   const t = ctx.type;
   const mode = fieldValidation(ctx.query);
   const { errors, unknownFields } = checkObject(obj, t.schema, { strict: mode !== "Ignore" });
   if (errors.length > 0) {
-    if (t.strategicMergePatch) {
-      // Built-in kinds fail at decoding, as kube-apiserver's typed decoder does.
-      const first = errors[0]!;
+    if (!t.strategicMergePatch)
+      throw new InvalidError({ group: t.group, kind: t.kind, name: obj.metadata.name }, errors);
+    // Built-in kinds fail at decoding, as kube-apiserver's typed decoder does, but
+    // that decoder knows no enums: a value outside one is its validation's 422.
+    const decoding = errors.find((e) => e.reason !== "FieldValueNotSupported");
+    if (decoding)
       throw new BadRequestError(
-        `${t.kind} in version "${t.version}" cannot be handled as a ${t.kind}: ${first.field}: ${first.detail}`,
+        `${t.kind} in version "${t.version}" cannot be handled as a ${t.kind}: ${decoding.field}: ${decoding.detail}`,
       );
-    }
-    throw new InvalidError({ group: t.group, kind: t.kind, name: obj.metadata.name }, errors);
+    if (!deferred)
+      throw new InvalidError({ group: t.group, kind: t.kind, name: obj.metadata.name }, errors);
+    deferred.push(...errors);
   }
   if (unknownFields.length > 0) {
     if (mode === "Strict")
@@ -115,13 +131,14 @@ function validate(
   obj: KubeObject,
   old: KubeObject | undefined,
   errors: FieldError[] = [],
+  schemaErrors: FieldError[] = [],
 ): void {
   const t = ctx.type;
   const name = obj.metadata.name;
   if (!name) errors.push(requiredValue("metadata.name", "name or generateName is required"));
   else if (!old)
     for (const why of nameErrors(t, name)) errors.push(invalidValue("metadata.name", name, why));
-  errors.push(...validateMetadata(obj, old));
+  errors.push(...validateMetadata(obj, old), ...schemaErrors);
   if (t.validate) errors.push(...t.validate(obj, old));
   if (errors.length > 0)
     throw new InvalidError({ group: t.group, kind: t.kind, name: name ?? "" }, errors);
@@ -143,7 +160,8 @@ export function admitCreate(
   opts: { keepManagedFields?: boolean } = {},
 ): KubeObject {
   const t = ctx.type;
-  const obj = checkSchema(ctx, body);
+  const enumErrors: FieldError[] = [];
+  const obj = checkSchema(ctx, body, enumErrors);
   const meta = obj.metadata;
   if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
   delete meta.resourceVersion;
@@ -155,7 +173,7 @@ export function admitCreate(
   meta.generation = 1;
   if (t.status) delete obj.status;
   t.prepareForCreate?.(obj);
-  validate(ctx, obj, undefined);
+  validate(ctx, obj, undefined, enumErrors);
   return checkManagedFields(
     ctx,
     opts.keepManagedFields ? obj : withManagedFields(ctx, undefined, obj),
@@ -189,7 +207,8 @@ export function admitUpdate(
   opts: { keepManagedFields?: boolean } = {},
 ): KubeObject {
   const t = ctx.type;
-  let obj = checkSchema(ctx, next);
+  const enumErrors: FieldError[] = [];
+  let obj = checkSchema(ctx, next, enumErrors);
   const meta = obj.metadata;
   if (meta.name !== old.metadata.name) {
     throw new BadRequestError(
@@ -217,7 +236,7 @@ export function admitUpdate(
   }
   t.prepareForUpdate?.(obj, old);
   if (specChanged(obj, old, t)) obj.metadata.generation = (old.metadata.generation ?? 1) + 1;
-  validate(ctx, obj, old, immutableErrors);
+  validate(ctx, obj, old, immutableErrors, enumErrors);
   return checkManagedFields(ctx, opts.keepManagedFields ? obj : withManagedFields(ctx, old, obj));
 }
 

@@ -4,8 +4,8 @@
  */
 
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { KubeObject } from "../../api/types.js";
-import type { Backend } from "../../storage/backend.js";
+import type { KubeObject } from "../../api/index.js";
+import type { Backend } from "../../storage/index.js";
 import type { NamespaceLifecycle } from "../admission/namespace-lifecycle.js";
 import type { AdmissionChain, AdmissionOperation } from "../admission/types.js";
 import type { ServiceAccountTokens } from "../auth/service-account-tokens.js";
@@ -15,7 +15,6 @@ import { warningHeaderValues } from "../http/warning-header.js";
 import type { ResourceRegistry } from "../resources/registry.js";
 import type { ResourceType } from "../resources/resource-type.js";
 import type { ObjectStore } from "../store/object-store.js";
-import { FIELD_MANAGER_MAX_BYTES, isPrintable } from "./request-options.js";
 
 export interface ServerContext {
   backend: Backend;
@@ -56,28 +55,6 @@ export function warningHeaders(ctx: RequestContext): Record<string, string[]> {
 export function fieldValidation(query: URLSearchParams): "Strict" | "Warn" | "Ignore" {
   const v = query.get("fieldValidation");
   return v === "Strict" || v === "Ignore" ? v : "Warn";
-}
-
-/**
- * The field manager: the query's (checked by `checkWriteOptions`), else kube's
- * `prefixFromUserAgent` — the user agent up to its first `/`, without
- * non-printable characters, cut to 128 bytes.
- */
-export function fieldManager(ctx: RequestContext): string {
-  const explicit = ctx.query.get("fieldManager");
-  if (explicit) return explicit;
-  const agent = ctx.req.headers["user-agent"] ?? "unknown";
-  const slash = agent.indexOf("/");
-  let prefix = "";
-  let bytes = 0;
-  for (const ch of slash < 0 ? agent : agent.slice(0, slash)) {
-    if (!isPrintable(ch)) continue;
-    const size = Buffer.byteLength(ch);
-    if (bytes + size > FIELD_MANAGER_MAX_BYTES) break;
-    prefix += ch;
-    bytes += size;
-  }
-  return prefix || "unknown";
 }
 
 /**

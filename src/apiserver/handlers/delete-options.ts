@@ -9,8 +9,7 @@
  * the wrong type is a 400 (kube answers those with whatever its decoder says,
  * some of them 500s; Hearth never does), a rule broken a 422.
  */
-import { BadRequestError, type FieldError, InvalidError } from "../../api/errors.js";
-import { isObject } from "../../api/types.js";
+import { BadRequestError, type FieldError, InvalidError, isObject } from "../../api/index.js";
 import { decodeBody, readBodyBytes } from "../http/body.js";
 import type { RequestContext } from "./context.js";
 import { dryRunErrors } from "./request-options.js";

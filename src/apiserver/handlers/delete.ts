@@ -7,9 +7,8 @@
  * a grace period (pods) are deleted gracefully (`graceful-delete.ts`).
  */
 
-import { ConflictError, ForbiddenError, STALE_OBJECT_MESSAGE } from "../../api/errors.js";
-import { rfc3339 } from "../../api/time.js";
-import type { KubeObject, Status } from "../../api/types.js";
+import type { KubeObject, Status } from "../../api/index.js";
+import { ConflictError, ForbiddenError, rfc3339, STALE_OBJECT_MESSAGE } from "../../api/index.js";
 import { sendJson } from "../http/respond.js";
 import type { ResourceType } from "../resources/resource-type.js";
 import { admit, type RequestContext } from "./context.js";

@@ -4,9 +4,9 @@
  * label checked against the kind's selectable fields, before the caller reads or
  * writes anything: a selector kube refuses is a 400 here too, never "match all".
  */
-import { BadRequestError } from "../../api/errors.js";
-import { parseFieldSelector, parseLabelSelector } from "../../api/selectors.js";
-import type { KubeObject } from "../../api/types.js";
+
+import type { KubeObject } from "../../api/index.js";
+import { BadRequestError, parseFieldSelector, parseLabelSelector } from "../../api/index.js";
 import type { ResourceType } from "../resources/resource-type.js";
 
 export function fieldsOf(t: ResourceType, obj: KubeObject): Record<string, string> {

@@ -6,8 +6,9 @@
  * deletes it again with grace 0. A later DELETE may only shorten the period.
  * A grace of 0 falls through to the ordinary delete.
  */
-import { rfc3339 } from "../../api/time.js";
-import type { KubeObject } from "../../api/types.js";
+
+import type { KubeObject } from "../../api/index.js";
+import { rfc3339 } from "../../api/index.js";
 import type { ResourceType } from "../resources/resource-type.js";
 
 export type GracefulPlan =

@@ -5,12 +5,7 @@
  * "0"/"false"), then `ValidateListOptions` (422 Invalid on ListOptions), then
  * the storage checks of resourceVersion and continue (400).
  */
-import {
-  BadRequestError,
-  type FieldError,
-  forbiddenValue,
-  InvalidError,
-} from "../../api/errors.js";
+import { BadRequestError, type FieldError, forbiddenValue, InvalidError } from "../../api/index.js";
 import { queryFlag } from "../http/request-info.js";
 
 export type ResourceVersionMatch = "Exact" | "NotOlderThan";

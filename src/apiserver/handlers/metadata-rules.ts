@@ -5,9 +5,17 @@
  * update may not change (uid, deletion fields), and the finalizer rule of objects
  * being deleted.
  */
-import { type FieldError, forbiddenValue, invalidValue, requiredValue } from "../../api/errors.js";
-import { ANNOTATIONS_MAX_BYTES, labelValue, qualifiedName } from "../../api/names.js";
-import { isObject, type KubeObject } from "../../api/types.js";
+import {
+  ANNOTATIONS_MAX_BYTES,
+  type FieldError,
+  forbiddenValue,
+  invalidValue,
+  isObject,
+  type KubeObject,
+  labelValue,
+  qualifiedName,
+  requiredValue,
+} from "../../api/index.js";
 import { fieldManagerErrors, goStringSlice } from "./request-options.js";
 
 export function validateMetadata(obj: KubeObject, old: KubeObject | undefined): FieldError[] {

@@ -9,11 +9,12 @@ import {
   ApiError,
   BadRequestError,
   ConflictError,
+  isObject,
+  type KubeObject,
   NotFoundError,
+  rfc3339,
   STALE_OBJECT_MESSAGE,
-} from "../../api/errors.js";
-import { rfc3339 } from "../../api/time.js";
-import { isObject, type KubeObject } from "../../api/types.js";
+} from "../../api/index.js";
 import { parseJson, parseYaml, readBody } from "../http/body.js";
 import { sendJson } from "../http/respond.js";
 import {

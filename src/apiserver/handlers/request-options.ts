@@ -8,7 +8,7 @@
  * `CreateOptions.meta.k8s.io ""` (or Update/Patch), and nothing has been read or
  * written when it is thrown.
  */
-import { type FieldError, InvalidError } from "../../api/errors.js";
+import { type FieldError, InvalidError } from "../../api/index.js";
 import type { RequestContext } from "./context.js";
 
 export const FIELD_MANAGER_MAX_BYTES = 128;
@@ -117,4 +117,26 @@ export function checkWriteOptions(
 /** True for a dry run; the options must have been checked (every value is `All`). */
 export function isDryRun(ctx: RequestContext): boolean {
   return ctx.query.getAll("dryRun").length > 0;
+}
+
+/**
+ * The field manager: the query's (checked by `checkWriteOptions`), else kube's
+ * `prefixFromUserAgent` — the user agent up to its first `/`, without
+ * non-printable characters, cut to 128 bytes.
+ */
+export function fieldManager(ctx: RequestContext): string {
+  const explicit = ctx.query.get("fieldManager");
+  if (explicit) return explicit;
+  const agent = ctx.req.headers["user-agent"] ?? "unknown";
+  const slash = agent.indexOf("/");
+  let prefix = "";
+  let bytes = 0;
+  for (const ch of slash < 0 ? agent : agent.slice(0, slash)) {
+    if (!isPrintable(ch)) continue;
+    const size = Buffer.byteLength(ch);
+    if (bytes + size > FIELD_MANAGER_MAX_BYTES) break;
+    prefix += ch;
+    bytes += size;
+  }
+  return prefix || "unknown";
 }

@@ -9,11 +9,13 @@
  * resourceVersion the server has not reached yet is watched from, as kube's
  * watch cache does: its events arrive once they happen.
  */
-import { ApiError, ExpiredError } from "../../api/errors.js";
-import type { KubeObject, WatchEventType } from "../../api/types.js";
-import type { StorageEvent } from "../../storage/backend.js";
-import { CompactedError } from "../../storage/errors.js";
+
+import type { KubeObject, WatchEventType } from "../../api/index.js";
+import { ApiError, ExpiredError } from "../../api/index.js";
+import type { StorageEvent } from "../../storage/index.js";
+import { CompactedError } from "../../storage/index.js";
 import { negotiate } from "../http/respond.js";
+import { trackLongRunning } from "../metrics.js";
 import { apiVersionOf } from "../resources/resource-type.js";
 import { toTable } from "../resources/table.js";
 import { listPrefix } from "../store/keys.js";
@@ -84,6 +86,8 @@ export async function handleWatch(ctx: RequestContext): Promise<void> {
   });
   res.flushHeaders();
 
+  // Counted from here, once the query is known good, as kube counts from its storage watch.
+  const endTracking = trackLongRunning(ctx.info, ctx.query);
   try {
     let after: number;
     if (rv === 0) {
@@ -137,6 +141,7 @@ export async function handleWatch(ctx: RequestContext): Promise<void> {
       throw e;
     }
   } finally {
+    endTracking();
     abort.abort();
     clearTimeout(timer);
     if (bookmarkTimer) clearInterval(bookmarkTimer);

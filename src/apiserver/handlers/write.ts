@@ -3,13 +3,14 @@
  * the one place an update is stored: it honours the revision precondition and
  * removes an object being deleted once its last finalizer is gone.
  */
+
+import type { KubeObject } from "../../api/index.js";
 import {
   ConflictError,
   InvalidError,
   MethodNotAllowedError,
   STALE_OBJECT_MESSAGE,
-} from "../../api/errors.js";
-import type { KubeObject } from "../../api/types.js";
+} from "../../api/index.js";
 import { decodeBody, readBodyBytes } from "../http/body.js";
 import { sendJson } from "../http/respond.js";
 import { admitCreate, admitUpdate, checkEnvelope } from "./admit.js";

@@ -5,7 +5,7 @@
  * by an iterative walk that cannot itself overflow the stack. A cycle (a YAML
  * alias inside its own anchor) has no depth, so it is refused the same way.
  */
-import { BadRequestError } from "../../api/errors.js";
+import { BadRequestError } from "../../api/index.js";
 
 /**
  * Go's encoding/json (kube's decoder) refuses nesting past 10000 levels; Hearth

@@ -4,7 +4,7 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
-import { ApiError } from "../../api/errors.js";
+import { ApiError } from "../../api/index.js";
 import { decodeBody, mediaType, parseJson, parseYaml, readBodyBytes } from "./body.js";
 
 /** What reading the body gave the server, as the test's request sees it. */

@@ -10,7 +10,7 @@ import {
   BadRequestError,
   RequestEntityTooLargeError,
   UnsupportedMediaTypeError,
-} from "../../api/errors.js";
+} from "../../api/index.js";
 import {
   decodeKubeProtobuf,
   PROTOBUF_CONTENT_TYPE,

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ApiError } from "../../api/errors.js";
+import { ApiError } from "../../api/index.js";
 import { decodePath, parseRequestTarget } from "./request-target.js";
 
 /** A small deterministic generator (mulberry32), so a failure names a reproducible target. */

@@ -6,7 +6,7 @@
  * Origin form (`/p?q`), absolute form (`http://host/p?q`) and `*` are read;
  * anything else is a 400, as Go's server answers.
  */
-import { BadRequestError } from "../../api/errors.js";
+import { BadRequestError } from "../../api/index.js";
 
 export interface RequestTarget {
   /** The path as sent, still percent-encoded (`*` for the asterisk form). */

@@ -3,7 +3,7 @@
  * chooses between plain objects and `meta.k8s.io/v1` Tables.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ApiError, InternalError, NotAcceptableError } from "../../api/errors.js";
+import { ApiError, InternalError, NotAcceptableError } from "../../api/index.js";
 
 export function sendJson(
   res: ServerResponse,

@@ -3,7 +3,7 @@
  * `metadata` turned into kube's `allOf` `$ref` to ObjectMeta and the GVK list
  * `kubectl explain` matches on), its list, and the meta/v1 types the paths use.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import {
   API_VERSION_DESCRIPTION,
   KIND_DESCRIPTION,

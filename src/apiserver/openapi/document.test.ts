@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { isDeepStrictEqual } from "node:util";
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { buildGroupVersionDocument } from "./document.js";
 import { allResources, configMaps, cronTabs } from "./fixtures.js";
 import type { OpenApiDocument, OpenApiOperation, OpenApiResource } from "./types.js";

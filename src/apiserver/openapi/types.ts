@@ -2,7 +2,7 @@
  * The input (one served resource) and output shapes of the OpenAPI v3 documents
  * kubectl reads: the `/openapi/v3` index and one document per group-version.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 
 export interface OpenApiResource {
   group: string;

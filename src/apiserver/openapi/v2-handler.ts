@@ -5,7 +5,7 @@
  * when nothing offered is served, and a strong ETag with `If-None-Match` → 304.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { NotAcceptableError } from "../../api/errors.js";
+import { NotAcceptableError } from "../../api/index.js";
 import { OPENAPI_V2_PROTOBUF, OPENAPI_V2_PROTOBUF_LEGACY } from "./v2-protobuf.js";
 
 export type SwaggerEncoding = "json" | "protobuf";

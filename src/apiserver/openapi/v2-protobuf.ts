@@ -5,7 +5,7 @@
  * gnostic keeps as `Any` (defaults, enums, vendor extensions) carry their JSON
  * text in `Any.yaml`, which is valid YAML, as kube-openapi's readers expect.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { MessageWriter } from "../protobuf/wire-writer.js";
 import type {
   SwaggerDocument,

@@ -5,7 +5,7 @@
  * dropped — `nullable` (with the type, so null still validates), `oneOf`,
  * `anyOf`, `not`, and the type of an int-or-string.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 
 const V3_REF = "#/components/schemas/";
 const V2_REF = "#/definitions/";

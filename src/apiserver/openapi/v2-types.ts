@@ -3,7 +3,7 @@
  * and client-go's `OpenAPISchema()` read. Schemas keep the v3 `Schema` type with
  * v2's `#/definitions/…` refs and without what v2 cannot express.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 
 export interface SwaggerParameter {
   name: string;

@@ -3,8 +3,9 @@
  * worded as kube-apiserver words it (apimachinery `internal/conflict.go`):
  * `Apply failed with 1 conflict: conflict with "kubectl-edit" using v1: .data.a`.
  */
-import { ApiError } from "../../api/errors.js";
-import type { StatusCause } from "../../api/types.js";
+
+import type { StatusCause } from "../../api/index.js";
+import { ApiError } from "../../api/index.js";
 import { type FieldPath, formatPath } from "./field-path.js";
 import type { Manager } from "./managers.js";
 

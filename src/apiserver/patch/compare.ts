@@ -4,8 +4,8 @@
  * appears or disappears is itself added or removed, along with what it holds;
  * atomic values and values whose shape changed compare as single leaves.
  */
-import type { Schema } from "../../api/schema.js";
-import { isObject } from "../../api/types.js";
+import type { Schema } from "../../api/index.js";
+import { isObject } from "../../api/index.js";
 import { fieldElement, type PathElement } from "./field-path.js";
 import { FieldSet } from "./field-set.js";
 import { getKey, jsonEqual } from "./json-value.js";

@@ -4,8 +4,7 @@
  * other managers — or, for an apply without force, fails on them — and every
  * manager loses the fields the write removed.
  */
-import type { Schema } from "../../api/schema.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject, Schema } from "../../api/index.js";
 import { applyConflictError, type FieldConflict } from "./apply-conflict.js";
 import { type Comparison, compareObjects } from "./compare.js";
 import type { FieldSet } from "./field-set.js";

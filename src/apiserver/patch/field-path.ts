@@ -5,7 +5,7 @@
  * element order (fields, keys, values, indices) and printed form
  * (`.spec.containers[name="a"].image`), used in conflict messages.
  */
-import { isObject } from "../../api/types.js";
+import { isObject } from "../../api/index.js";
 
 export type PathElement = string;
 export type FieldPath = readonly PathElement[];

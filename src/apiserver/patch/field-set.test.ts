@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 import { type FieldPath, formatPath } from "./field-path.js";
 import { FieldSet } from "./field-set.js";
 import { namespaceSchema, workloadSchema } from "./fixtures.js";

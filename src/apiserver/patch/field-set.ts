@@ -4,7 +4,7 @@
  * a node that is itself in the set and also has children. Iteration follows SMD's
  * order, so serialized sets and conflict lists are deterministic.
  */
-import type { FieldsV1 } from "../../api/types.js";
+import type { FieldsV1 } from "../../api/index.js";
 import {
   compareElements,
   type FieldPath,

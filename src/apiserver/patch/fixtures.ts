@@ -4,7 +4,7 @@
  * Namespace, a ConfigMap and a Deployment-like workload whose containers, ports,
  * volumes and strategy exercise every patch strategy.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 
 const str: Schema = { type: "string" };
 const int: Schema = { type: "integer" };

@@ -1,8 +1,8 @@
 /** applyJsonPatch: RFC 6902 operations, kube's 400/413/422 outcomes, no mutation of the input. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ApiError } from "../../api/errors.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
+import { ApiError } from "../../api/index.js";
 import { applyJsonPatch, PATCH_REJECTED_MESSAGE } from "./json-patch.js";
 
 const configMap = (): KubeObject => ({

@@ -6,8 +6,13 @@
  * not say which operation failed — the library's explanation travels as `cause`.
  */
 import jsonpatch, { type Operation } from "fast-json-patch";
-import { ApiError, BadRequestError, RequestEntityTooLargeError } from "../../api/errors.js";
-import { isObject, type KubeObject } from "../../api/types.js";
+import {
+  ApiError,
+  BadRequestError,
+  isObject,
+  type KubeObject,
+  RequestEntityTooLargeError,
+} from "../../api/index.js";
 import { goJsonTypeName } from "./json-value.js";
 
 /** kube's `maxJSONPatchOperations`. */

@@ -4,7 +4,7 @@
  * a map prints `map[a:1 b:2]`, type names read `map[string]interface {}`).
  */
 import { isDeepStrictEqual } from "node:util";
-import { isObject } from "../../api/types.js";
+import { isObject } from "../../api/index.js";
 
 export type JsonMap = Record<string, unknown>;
 export type JsonKind = "null" | "boolean" | "number" | "string" | "array" | "object";

@@ -5,7 +5,7 @@
  * Decoding, encoding in kube's order (appliers first, then by time, manager,
  * apiVersion, subresource), and capping updaters at ten.
  */
-import { isObject, type ManagedFieldsEntry } from "../../api/types.js";
+import { isObject, type ManagedFieldsEntry } from "../../api/index.js";
 import { FieldSet } from "./field-set.js";
 
 export interface Manager {

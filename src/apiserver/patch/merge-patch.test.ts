@@ -1,8 +1,8 @@
 /** applyMergePatch: RFC 7386 semantics and the 400 for a non-object body. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ApiError } from "../../api/errors.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
+import { ApiError } from "../../api/index.js";
 import { applyMergePatch } from "./merge-patch.js";
 
 const object = (): KubeObject => ({

@@ -4,8 +4,7 @@
  * A body that is not an object is a 400, as evanphx/json-patch's
  * `ErrBadJSONPatch` is in kube-apiserver.
  */
-import { BadRequestError } from "../../api/errors.js";
-import { isObject, type KubeObject } from "../../api/types.js";
+import { BadRequestError, isObject, type KubeObject } from "../../api/index.js";
 import { getKey, type JsonMap, setKey } from "./json-value.js";
 
 export function applyMergePatch(current: KubeObject, patch: unknown): KubeObject {

@@ -5,8 +5,7 @@
  * (this one included, through its new configuration) still owns it. Declared
  * struct fields count as owned when anything under them is.
  */
-import type { Schema } from "../../api/schema.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject, Schema } from "../../api/index.js";
 import { FieldSet } from "./field-set.js";
 import type { Managers } from "./managers.js";
 import { removeItems } from "./remove-items.js";

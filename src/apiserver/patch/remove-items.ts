@@ -4,8 +4,8 @@
  * it. A map or list emptied this way is dropped too — kube stores it as null,
  * which its decoding then drops.
  */
-import type { Schema } from "../../api/schema.js";
-import { isObject } from "../../api/types.js";
+import type { Schema } from "../../api/index.js";
+import { isObject } from "../../api/index.js";
 import { fieldElement } from "./field-path.js";
 import type { FieldSet } from "./field-set.js";
 import { type JsonMap, setKey } from "./json-value.js";

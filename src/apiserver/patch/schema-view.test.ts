@@ -1,7 +1,7 @@
 /** Reading schemas: allOf folding, field lookup, list shapes and atomic maps. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { fieldSchema, isAtomicMap, itemsSchema, listShape, resolveSchema } from "./schema-view.js";
 
 const str: Schema = { type: "string" };

@@ -6,7 +6,7 @@
  * `x-kubernetes-list-map-keys`, `x-kubernetes-map-type`). `undefined` means "no
  * schema": everything below it is untyped.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 
 /** A schema with its `allOf[0]` folded in (kube wraps referenced types so); the outer keys win. */
 export function resolveSchema(schema: Schema | undefined): Schema | undefined {

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ApiError } from "../../api/errors.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
+import { ApiError } from "../../api/index.js";
 import { configMapSchema } from "./fixtures.js";
 import { serverSideApply } from "./server-side-apply.js";
 import { updateManagedFields } from "./update-managed-fields.js";

@@ -6,9 +6,9 @@
  * fields another manager owns and this apply changes (unless forced, which takes
  * them over), and records the manager's `Apply` entry in `metadata.managedFields`.
  */
-import { BadRequestError, InternalError } from "../../api/errors.js";
-import type { Schema } from "../../api/schema.js";
-import { isObject, type KubeObject } from "../../api/types.js";
+
+import type { Schema } from "../../api/index.js";
+import { BadRequestError, InternalError, isObject, type KubeObject } from "../../api/index.js";
 import { recordUpdate, transferOwnership } from "./field-manager.js";
 import type { FieldSet } from "./field-set.js";
 import { jsonEqual } from "./json-value.js";

@@ -4,8 +4,8 @@
  * metadata that drives merging, read from the schema the way apimachinery's
  * `PatchMetaFromOpenAPI` does.
  */
-import type { Schema } from "../../api/schema.js";
-import { isObject } from "../../api/types.js";
+import type { Schema } from "../../api/index.js";
+import { isObject } from "../../api/index.js";
 import { type JsonMap, setKey } from "./json-value.js";
 import { fieldSchema, itemsSchema, resolveSchema } from "./schema-view.js";
 import {

@@ -5,7 +5,7 @@
  * generic 422; everything else it lets through as a 500 — here those are 400s,
  * since they describe a bad patch, not a server fault.
  */
-import { type ApiError, BadRequestError } from "../../api/errors.js";
+import { type ApiError, BadRequestError } from "../../api/index.js";
 import { patchRejected } from "./json-patch.js";
 import { goFormat, goTypeName } from "./json-value.js";
 

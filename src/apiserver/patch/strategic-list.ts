@@ -4,8 +4,8 @@
  * `$patch: delete` remove the matching item, one carrying `$patch: replace`
  * replaces the list, and `$deleteFromPrimitiveList` removes primitives.
  */
-import type { Schema } from "../../api/schema.js";
-import { isObject } from "../../api/types.js";
+import type { Schema } from "../../api/index.js";
+import { isObject } from "../../api/index.js";
 import { goFormat, type JsonKind, type JsonMap, jsonKind } from "./json-value.js";
 import { DIRECTIVE, patchValueAsIs } from "./strategic-directives.js";
 import {

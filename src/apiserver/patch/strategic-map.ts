@@ -5,8 +5,8 @@
  * per-field recursion driven by the schema's patch strategy. Works in place on
  * copies the caller owns.
  */
-import type { Schema } from "../../api/schema.js";
-import { isObject } from "../../api/types.js";
+import type { Schema } from "../../api/index.js";
+import { isObject } from "../../api/index.js";
 import { getKey, hasKey, type JsonMap, jsonKind, setKey } from "./json-value.js";
 import {
   applyRetainKeys,

@@ -5,7 +5,7 @@
  * order, and the two are interleaved by the live order where both are known —
  * so an item new to the list lands before the server-only items that follow it.
  */
-import { isObject } from "../../api/types.js";
+import { isObject } from "../../api/index.js";
 import { DIRECTIVE } from "./strategic-directives.js";
 import { badArgType, noMergeKey, StrategicPatchError } from "./strategic-errors.js";
 

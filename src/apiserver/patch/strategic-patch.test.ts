@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ApiError } from "../../api/errors.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
+import { ApiError } from "../../api/index.js";
 import { namespaceSchema, workloadSchema } from "./fixtures.js";
 import { PATCH_REJECTED_MESSAGE } from "./json-patch.js";
 import { applyStrategicMergePatch } from "./strategic-patch.js";

@@ -5,9 +5,9 @@
  * schema's `x-kubernetes-patch-*` extensions. Fields without a schema merge like a
  * JSON merge patch (lists replace), which is also what a custom kind gets.
  */
-import { BadRequestError } from "../../api/errors.js";
-import type { Schema } from "../../api/schema.js";
-import { isObject, type KubeObject } from "../../api/types.js";
+
+import type { Schema } from "../../api/index.js";
+import { BadRequestError, isObject, type KubeObject } from "../../api/index.js";
 import { goJsonTypeName } from "./json-value.js";
 import { StrategicPatchError } from "./strategic-errors.js";
 import { mergeMap } from "./strategic-map.js";

@@ -5,9 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ApiError } from "../../api/errors.js";
-import type { Schema } from "../../api/schema.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject, Schema } from "../../api/index.js";
+import { ApiError } from "../../api/index.js";
 import { objectMetaSchema } from "./fixtures.js";
 import { applyStrategicMergePatch } from "./strategic-patch.js";
 

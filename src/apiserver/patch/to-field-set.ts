@@ -5,8 +5,8 @@
  * managedFields record: without the fields the server owns (apiVersion, kind,
  * metadata.name, uid, resourceVersion, ...; apimachinery `stripmeta.go`).
  */
-import type { Schema } from "../../api/schema.js";
-import { type FieldsV1, isObject, type KubeObject } from "../../api/types.js";
+import type { Schema } from "../../api/index.js";
+import { type FieldsV1, isObject, type KubeObject } from "../../api/index.js";
 import { type FieldPath, fieldElement, formatPath, type PathElement } from "./field-path.js";
 import { FieldSet } from "./field-set.js";
 import { fieldSchema, itemsSchema, resolveSchema } from "./schema-view.js";

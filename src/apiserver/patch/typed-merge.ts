@@ -5,8 +5,8 @@
  * applied value. Merged lists keep the live order for items the configuration
  * does not mention and the configuration's order for the items it does.
  */
-import type { Schema } from "../../api/schema.js";
-import { isObject } from "../../api/types.js";
+import type { Schema } from "../../api/index.js";
+import { isObject } from "../../api/index.js";
 import type { PathElement } from "./field-path.js";
 import { getKey, type JsonMap, setKey } from "./json-value.js";
 import { fieldSchema } from "./schema-view.js";

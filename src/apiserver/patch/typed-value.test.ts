@@ -1,7 +1,7 @@
 /** Atoms and list-item path elements: how apply sees values through their schema. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { atomOf, ListItemError, listElements, listItemElement } from "./typed-value.js";
 
 const keyed = { kind: "map" as const, keys: ["port", "protocol"] };

@@ -4,8 +4,8 @@
  * primitives, or a map list keyed by some fields). Values without a schema are
  * "deduced": maps granular, lists atomic. Also the path element of a list item.
  */
-import type { Schema } from "../../api/schema.js";
-import { isObject } from "../../api/types.js";
+import type { Schema } from "../../api/index.js";
+import { isObject } from "../../api/index.js";
 import { keyElement, type PathElement, valueElement } from "./field-path.js";
 import {
   isAtomicMap,

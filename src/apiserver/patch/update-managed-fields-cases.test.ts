@@ -9,8 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Schema } from "../../api/schema.js";
-import type { KubeObject, ManagedFieldsEntry } from "../../api/types.js";
+import type { KubeObject, ManagedFieldsEntry, Schema } from "../../api/index.js";
 import { configMapSchema, workloadSchema } from "./fixtures.js";
 import { type UpdateManagedFieldsArgs, updateManagedFields } from "./update-managed-fields.js";
 

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 import { configMapSchema, namespaceSchema } from "./fixtures.js";
 import { type UpdateManagedFieldsArgs, updateManagedFields } from "./update-managed-fields.js";
 

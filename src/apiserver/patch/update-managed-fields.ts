@@ -5,8 +5,8 @@
  * loses the fields the write removed. Like kube, an existing object that has no
  * managedFields is not tracked, and a request may reset them with `[]` or `[{}]`.
  */
-import type { Schema } from "../../api/schema.js";
-import { isObject, type KubeObject } from "../../api/types.js";
+import type { Schema } from "../../api/index.js";
+import { isObject, type KubeObject } from "../../api/index.js";
 import { recordUpdate } from "./field-manager.js";
 import {
   capUpdateManagers,

@@ -7,7 +7,7 @@
  *   strVal when 1 (String), as its MarshalJSON does.
  * Unknown fields are skipped and a repeated field keeps its last value.
  */
-import { isQuantity } from "../../api/quantity.js";
+import { isQuantity } from "../../api/index.js";
 import { malformed, toInt32, toInt64, toText, WireReader, WireType } from "./wire.js";
 
 export function decodeQuantity(bytes: Uint8Array): string {

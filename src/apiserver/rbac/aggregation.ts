@@ -7,7 +7,7 @@
  * with revision checks; a lost race is retried when the winner's write arrives.
  */
 import { isDeepStrictEqual } from "node:util";
-import { labelSelectorFromObject } from "../../api/selectors.js";
+import { labelSelectorFromObject } from "../../api/index.js";
 import type { ResourceType } from "../resources/resource-type.js";
 import type { ObjectStore } from "../store/object-store.js";
 import type { PolicyCache } from "./policy-cache.js";

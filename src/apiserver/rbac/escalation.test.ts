@@ -1,8 +1,8 @@
 /** Escalation prevention: covering rules, kube's message, and the escalate/bind exemptions. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ForbiddenError, NotFoundError } from "../../api/errors.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
+import { ForbiddenError, NotFoundError } from "../../api/index.js";
 import type { AdmissionAttributes } from "../admission/types.js";
 import type { UserInfo } from "../auth/types.js";
 import { breakdownRule, compactString, uncovered } from "./covers.js";

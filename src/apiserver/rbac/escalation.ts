@@ -5,7 +5,7 @@
  * the `bind` verb on it). system:masters is exempt; setting a ClusterRole's
  * aggregationRule needs every permission. Runs as an admission plugin.
  */
-import { ForbiddenError, NotFoundError } from "../../api/errors.js";
+import { ForbiddenError, NotFoundError } from "../../api/index.js";
 import type { AdmissionAttributes, AdmissionPlugin } from "../admission/types.js";
 import { type Authorizer, MASTERS_GROUP, type UserInfo } from "../auth/types.js";
 import { compactRules, compactString, uncovered } from "./covers.js";

@@ -2,7 +2,7 @@
  * The four stored RBAC kinds as served resources: path-segment names (so
  * `system:discovery` is valid), kube's table columns, defaults and validation.
  */
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 import { type ResourceType, STANDARD_VERBS, type TableColumn } from "../resources/resource-type.js";
 import { age } from "../resources/table.js";
 import {

@@ -6,7 +6,7 @@
  * create succeeds; writes through another apiserver on the same etcd arrive by
  * the watch. A broken watch (backend closed, watcher too slow) is replaced by a relist.
  */
-import type { Backend, KeyValue, StorageEvent } from "../../storage/backend.js";
+import type { Backend, KeyValue, StorageEvent } from "../../storage/index.js";
 import { followPrefix, WatchProgress } from "../store/cache-sync.js";
 import { collectionPrefix } from "../store/keys.js";
 import { decodeObject } from "../store/object-store.js";

@@ -2,7 +2,7 @@
  * The rbac.authorization.k8s.io/v1 object shapes the authorizer reads: PolicyRule,
  * Subject, RoleRef and the four kinds, plus kube's names for their constants.
  */
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 
 export const RBAC_GROUP = "rbac.authorization.k8s.io";
 

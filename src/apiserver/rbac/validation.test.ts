@@ -1,8 +1,8 @@
 /** kube's validation of RBAC objects, with its field paths and wording. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { fieldErrorMessage } from "../../api/errors.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
+import { fieldErrorMessage } from "../../api/index.js";
 import { binding, group, user } from "./fixtures.js";
 import { defaultBinding, validateBinding, validateRole } from "./validation.js";
 

@@ -3,9 +3,15 @@
  * defaults it relies on (`rbac/v1` defaults: the API group of role references
  * and of User/Group subjects). Messages follow kube's field errors.
  */
-import { type FieldError, invalidValue, requiredValue } from "../../api/errors.js";
-import { dns1123Subdomain, pathSegmentName } from "../../api/names.js";
-import type { KubeObject } from "../../api/types.js";
+
+import type { KubeObject } from "../../api/index.js";
+import {
+  dns1123Subdomain,
+  type FieldError,
+  invalidValue,
+  pathSegmentName,
+  requiredValue,
+} from "../../api/index.js";
 import {
   type ClusterRole,
   type PolicyRule,

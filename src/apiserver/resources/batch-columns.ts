@@ -4,14 +4,15 @@
  * cronjobs NAME SCHEDULE TIMEZONE SUSPEND ACTIVE LAST SCHEDULE AGE, both with
  * CONTAINERS IMAGES SELECTOR in wide output.
  */
+
+import type { KubeObject } from "../../api/index.js";
 import {
   type CronJob,
   type Job,
   type JobSpec,
   type LabelSelector,
   trueCondition,
-} from "../../api/batch.js";
-import type { KubeObject } from "../../api/types.js";
+} from "../../api/index.js";
 import type { TableColumn } from "./resource-type.js";
 import { age, ageColumn, humanDuration } from "./table.js";
 

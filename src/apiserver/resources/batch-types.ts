@@ -13,7 +13,7 @@ import {
   type LabelSelector,
   LEGACY_CONTROLLER_UID_LABEL,
   LEGACY_JOB_NAME_LABEL,
-} from "../../api/batch.js";
+} from "../../api/index.js";
 import { cronJobSchema, jobSchema } from "../schemas/index.js";
 import { CRONJOB_COLUMNS, JOB_COLUMNS } from "./batch-columns.js";
 import { validateCronJob, validateJob } from "./batch-validation.js";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { CronJob, Job } from "../../api/batch.js";
-import { fieldErrorMessage } from "../../api/errors.js";
+import type { CronJob, Job } from "../../api/index.js";
+import { fieldErrorMessage } from "../../api/index.js";
 import { validateCronJob, validateJob } from "./batch-validation.js";
 
 const container = { name: "c", image: "busybox" };

@@ -10,17 +10,25 @@ import {
   CONTROLLER_UID_LABEL,
   CRONJOB_NAME_MAX,
   type CronJob,
+  CronSyntaxError,
+  dns1123Label,
+  type FieldError,
+  formatValue,
+  invalidValue,
+  isObject,
   JOB_NAME_LABEL,
   type Job,
   type JobSpec,
+  type KubeObject,
   LEGACY_CONTROLLER_UID_LABEL,
   LEGACY_JOB_NAME_LABEL,
-} from "../../api/batch.js";
-import { CronSyntaxError, parseSchedule, timeZoneError } from "../../api/cron/index.js";
-import { type FieldError, formatValue, invalidValue, requiredValue } from "../../api/errors.js";
-import { dns1123Label, labelValue, qualifiedName } from "../../api/names.js";
-import { labelSelectorFromObject } from "../../api/selectors.js";
-import { isObject, type KubeObject } from "../../api/types.js";
+  labelSelectorFromObject,
+  labelValue,
+  parseSchedule,
+  qualifiedName,
+  requiredValue,
+  timeZoneError,
+} from "../../api/index.js";
 import { validatePod } from "./pod-validation.js";
 
 export function notSupported(field: string, value: unknown, supported: string[]): FieldError {

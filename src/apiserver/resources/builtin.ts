@@ -11,7 +11,7 @@
  * and CronJob (`batch-types.ts`); v1 ResourceQuota and LimitRange
  * (`quota-types.ts`).
  */
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 import { bindingResourceType, policyResourceType } from "../admission/policy/index.js";
 import { AUTH_REVIEW_TYPES, handleTokenRequest } from "../auth/index.js";
 import { crdResourceType } from "../crd/crd-kind.js";

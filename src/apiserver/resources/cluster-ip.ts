@@ -11,10 +11,11 @@
  * `clusterIP` must be in range and free (422 with kube's wording); otherwise
  * the lowest free address is taken.
  */
-import { InternalError, InvalidError, invalidValue } from "../../api/errors.js";
-import type { KubeObject } from "../../api/types.js";
-import type { Backend, KeyValue } from "../../storage/backend.js";
-import { KeyExistsError, KeyNotFoundError, RevisionMismatchError } from "../../storage/errors.js";
+
+import type { KubeObject } from "../../api/index.js";
+import { InternalError, InvalidError, invalidValue } from "../../api/index.js";
+import type { Backend, KeyValue } from "../../storage/index.js";
+import { KeyExistsError, KeyNotFoundError, RevisionMismatchError } from "../../storage/index.js";
 import type { RequestContext } from "../handlers/context.js";
 import type { ResourceType } from "./resource-type.js";
 

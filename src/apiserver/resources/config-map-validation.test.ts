@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { configMapKey } from "../../api/names.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
+import { configMapKey } from "../../api/index.js";
 import { validateConfigMap } from "./config-map-validation.js";
 import { validateSecret } from "./secret-validation.js";
 

@@ -5,9 +5,8 @@
  * 1 MiB, and an `immutable: true` ConfigMap keeps its data and stays immutable.
  */
 import { isDeepStrictEqual } from "node:util";
-import { type FieldError, forbiddenValue, invalidValue } from "../../api/errors.js";
-import { configMapKey } from "../../api/names.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
+import { configMapKey, type FieldError, forbiddenValue, invalidValue } from "../../api/index.js";
 
 /** kube's `MaxSecretSize`, which also bounds a ConfigMap's values. */
 export const MAX_DATA_BYTES = 1024 * 1024;

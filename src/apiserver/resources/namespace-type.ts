@@ -7,8 +7,13 @@
  * `spec.finalizers` and `metadata.finalizers` are empty. The namespace controller
  * empties it and removes the `kubernetes` finalizer.
  */
-import { ConflictError, MethodNotAllowedError, STALE_OBJECT_MESSAGE } from "../../api/errors.js";
-import { isObject, type KubeObject } from "../../api/types.js";
+import {
+  ConflictError,
+  isObject,
+  type KubeObject,
+  MethodNotAllowedError,
+  STALE_OBJECT_MESSAGE,
+} from "../../api/index.js";
 import { admitUpdate, checkEnvelope } from "../handlers/admit.js";
 import { type RequestContext, warningHeaders } from "../handlers/context.js";
 import { persistUpdate } from "../handlers/write.js";

@@ -6,9 +6,8 @@
  * nobody removes never finishes deleting, so a name nothing owns is refused.
  */
 import { isDeepStrictEqual } from "node:util";
-import { type FieldError, invalidValue } from "../../api/errors.js";
-import { qualifiedName } from "../../api/names.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
+import { type FieldError, invalidValue, qualifiedName } from "../../api/index.js";
 
 const STANDARD_FINALIZERS = new Set(["kubernetes", "orphan", "foregroundDeletion"]);
 

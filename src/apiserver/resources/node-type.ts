@@ -4,8 +4,7 @@
  * `node-role.kubernetes.io/*` labels, VERSION; wide: addresses, OS, kernel,
  * runtime) and the `spec.unschedulable` field selector.
  */
-import type { Node } from "../../api/pod.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject, Node } from "../../api/index.js";
 import { nodeSchema } from "../schemas/index.js";
 import { type ResourceType, STANDARD_VERBS } from "./resource-type.js";
 import { ageColumn } from "./table.js";

@@ -10,16 +10,17 @@
 import {
   BadRequestError,
   ConflictError,
+  dns1123Subdomain,
   type FieldError,
   InvalidError,
   invalidValue,
+  isObject,
+  type KubeObject,
   MethodNotAllowedError,
   requiredValue,
+  rfc3339,
   STALE_OBJECT_MESSAGE,
-} from "../../api/errors.js";
-import { dns1123Subdomain } from "../../api/names.js";
-import { rfc3339 } from "../../api/time.js";
-import { isObject, type KubeObject } from "../../api/types.js";
+} from "../../api/index.js";
 import { admit, type RequestContext } from "../handlers/context.js";
 import { decodeBody, readBodyBytes } from "../http/body.js";
 import { sendJson } from "../http/respond.js";

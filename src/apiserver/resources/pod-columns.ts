@@ -4,8 +4,7 @@
  * failed container, `Init:x/y`, `Terminating`), RESTARTS with the time of the
  * last restart, AGE; wide: IP, NODE, NOMINATED NODE, READINESS GATES.
  */
-import type { ContainerStatus, Pod } from "../../api/pod.js";
-import type { KubeObject } from "../../api/types.js";
+import type { ContainerStatus, KubeObject, Pod } from "../../api/index.js";
 import type { TableColumn } from "./resource-type.js";
 import { age, ageColumn } from "./table.js";
 

@@ -4,13 +4,14 @@
  * scheduler, an image pull policy, TCP ports and probe timings. Also the status
  * a new pod starts with: phase Pending and its QoS class.
  */
+
+import type { KubeObject } from "../../api/index.js";
 import {
   type Container,
   DEFAULT_TERMINATION_GRACE_SECONDS,
   type Pod,
   type Probe,
-} from "../../api/pod.js";
-import type { KubeObject } from "../../api/types.js";
+} from "../../api/index.js";
 
 function defaultProbe(p: Probe | undefined): void {
   if (!p) return;

@@ -11,24 +11,17 @@ import {
   ApiError,
   BadRequestError,
   MethodNotAllowedError,
+  NODE_LOG_TOKEN_ANNOTATION,
+  type Node,
   NotFoundError,
-} from "../../api/errors.js";
-import { NODE_LOG_TOKEN_ANNOTATION, type Node, type Pod } from "../../api/pod.js";
+  type Pod,
+} from "../../api/index.js";
 import type { RequestContext } from "../handlers/context.js";
 import { parseInt64 } from "../handlers/list-options.js";
+import { trackLongRunning } from "../metrics.js";
 
 /** kube-apiserver's `--kubelet-port` default. */
 const KUBELET_DEFAULT_PORT = 10250;
-
-const OPTIONS = [
-  "container",
-  "follow",
-  "previous",
-  "tailLines",
-  "timestamps",
-  "limitBytes",
-  "sinceSeconds",
-];
 
 function isTrue(v: string | null): boolean {
   return v === "true" || v === "1";
@@ -69,9 +62,9 @@ function checkOptions(query: URLSearchParams): URLSearchParams {
   }
   for (const name of ["follow", "previous", "timestamps"])
     if (isTrue(query.get(name))) out.set(name, "true");
-  for (const key of query.keys())
-    if (!OPTIONS.includes(key) && key !== "pretty" && key !== "insecureSkipTLSVerifyBackend")
-      throw new BadRequestError(`unknown log option ${JSON.stringify(key)}`);
+  // Other parameters are ignored, as kube's conversion of the query to
+  // PodLogOptions reads only the fields it knows: kubectl's `timeout` (from
+  // --request-timeout) among them, which kube does not apply to a log stream.
   return out;
 }
 
@@ -115,7 +108,13 @@ export async function handlePodLog(ctx: RequestContext): Promise<void> {
   }
   const { address, port, token } = await agentEndpoint(ctx, nodeName);
   const path = `/containerLogs/${encodeURIComponent(pod.metadata.namespace ?? "")}/${encodeURIComponent(pod.metadata.name ?? "")}/${encodeURIComponent(container)}?${query}`;
-  await proxy(ctx, { address, port, token, path });
+  // kube counts a log stream as a long-running CONNECT while it is served.
+  const endTracking = trackLongRunning(ctx.info, ctx.query);
+  try {
+    await proxy(ctx, { address, port, token, path });
+  } finally {
+    endTracking();
+  }
 }
 
 function proxy(

@@ -7,14 +7,15 @@
  * are kube's. Whether a setting is *allowed* in a namespace is Pod Security
  * admission's business (admission/pod-security.ts), not this file's.
  */
-import { type FieldError, invalidValue, requiredValue } from "../../api/errors.js";
+
 import type {
   Container,
   PodSecurityContext,
   PodSpec,
   SeccompProfile,
   SecurityContext,
-} from "../../api/pod.js";
+} from "../../api/index.js";
+import { type FieldError, invalidValue, requiredValue } from "../../api/index.js";
 
 const MAX_ID = 2147483647;
 const ID_RANGE = `must be between 0 and ${MAX_ID}, inclusive`;

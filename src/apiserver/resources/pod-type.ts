@@ -4,8 +4,9 @@
  * node agent before it goes; one not on a node, or already finished, goes at
  * once) and the `log` and `binding` subresources.
  */
-import { DEFAULT_TERMINATION_GRACE_SECONDS, type Pod } from "../../api/pod.js";
-import type { KubeObject } from "../../api/types.js";
+
+import type { KubeObject } from "../../api/index.js";
+import { DEFAULT_TERMINATION_GRACE_SECONDS, type Pod } from "../../api/index.js";
 import { podSchema } from "../schemas/index.js";
 import { handlePodBinding } from "./pod-binding.js";
 import { podColumns } from "./pod-columns.js";

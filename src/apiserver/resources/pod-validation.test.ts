@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { fieldErrorMessage } from "../../api/errors.js";
-import type { Container, Pod, PodSpec } from "../../api/pod.js";
+import type { Container, Pod, PodSpec } from "../../api/index.js";
+import { fieldErrorMessage } from "../../api/index.js";
 import { validatePod } from "./pod-validation.js";
 
 function messages(spec: Partial<PodSpec>, c: Partial<Container> = {}): string[] {

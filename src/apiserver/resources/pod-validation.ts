@@ -8,11 +8,18 @@
  * updates may change only in images, activeDeadlineSeconds and tolerations.
  */
 import { isDeepStrictEqual } from "node:util";
-import { type FieldError, forbiddenValue, invalidValue, requiredValue } from "../../api/errors.js";
-import { dns1123Label, dns1123Subdomain } from "../../api/names.js";
-import type { Container, Pod, PodSpec, Probe } from "../../api/pod.js";
-import { compareQuantities, isQuantity, QUANTITY_FORMAT_MESSAGE } from "../../api/quantity.js";
-import type { KubeObject } from "../../api/types.js";
+import type { Container, KubeObject, Pod, PodSpec, Probe } from "../../api/index.js";
+import {
+  compareQuantities,
+  dns1123Label,
+  dns1123Subdomain,
+  type FieldError,
+  forbiddenValue,
+  invalidValue,
+  isQuantity,
+  QUANTITY_FORMAT_MESSAGE,
+  requiredValue,
+} from "../../api/index.js";
 import { securityErrors } from "./pod-security-validation.js";
 import { volumeErrors } from "./pod-volume-validation.js";
 

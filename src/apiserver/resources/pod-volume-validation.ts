@@ -7,9 +7,15 @@
  * at most 4096 bytes (the kernel's PATH_MAX). The node agent writes these
  * paths as root, so this is what keeps a pod's files inside its volume.
  */
-import { type FieldError, forbiddenValue, invalidValue, requiredValue } from "../../api/errors.js";
-import { dns1123Label } from "../../api/names.js";
-import type { Volume } from "../../api/pod.js";
+
+import type { Volume } from "../../api/index.js";
+import {
+  dns1123Label,
+  type FieldError,
+  forbiddenValue,
+  invalidValue,
+  requiredValue,
+} from "../../api/index.js";
 
 const VOLUME_SOURCES = [
   "emptyDir",

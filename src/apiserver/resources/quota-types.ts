@@ -6,9 +6,8 @@
  * kube's canonical form. Enforcement is admission's (`admission/limit-ranger.ts`,
  * `admission/resource-quota.ts`); usage accounting is `api/quota-usage.ts`.
  */
-import type { ResourceQuota } from "../../api/quota-usage.js";
-import { canonicalQuantity } from "../../api/resource-list.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject, ResourceQuota } from "../../api/index.js";
+import { canonicalQuantity } from "../../api/index.js";
 import { limitRangeSchema, resourceQuotaSchema } from "../schemas/index.js";
 import {
   canonicalQuota,

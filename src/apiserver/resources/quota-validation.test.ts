@@ -1,7 +1,7 @@
 /** ResourceQuota and LimitRange validation and defaults, rule by rule, with kube's field paths and wording. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { FieldError } from "../../api/errors.js";
+import type { FieldError } from "../../api/index.js";
 import {
   canonicalQuota,
   defaultLimitRange,

@@ -7,11 +7,22 @@
  * quota's resources, not conflict, and not change; a LimitRange's
  * min ≤ defaultRequest ≤ default ≤ max per resource, one item per type.
  */
-import { type FieldError, forbiddenValue, invalidValue, requiredValue } from "../../api/errors.js";
-import { qualifiedName } from "../../api/names.js";
-import { isQuantity, parseQuantity, QUANTITY_FORMAT_MESSAGE } from "../../api/quantity.js";
-import { COMPUTE_RESOURCES, isNativeResource, type ResourceQuota } from "../../api/quota-usage.js";
-import { canonicalList, canonicalQuantity, type QuantityList } from "../../api/resource-list.js";
+import {
+  COMPUTE_RESOURCES,
+  canonicalList,
+  canonicalQuantity,
+  type FieldError,
+  forbiddenValue,
+  invalidValue,
+  isNativeResource,
+  isQuantity,
+  parseQuantity,
+  QUANTITY_FORMAT_MESSAGE,
+  type QuantityList,
+  qualifiedName,
+  type ResourceQuota,
+  requiredValue,
+} from "../../api/index.js";
 import { duplicate } from "../validation/field-errors.js";
 
 export interface LimitRangeItem {

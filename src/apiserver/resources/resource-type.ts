@@ -3,10 +3,7 @@
  * its REST names, scope, schema, table columns and the kind-specific hooks the
  * generic store calls. Every kind the apiserver serves is one of these.
  */
-import type { FieldError } from "../../api/errors.js";
-import type { Schema } from "../../api/schema.js";
-import type { KubeObject } from "../../api/types.js";
-import type { RequestContext } from "../handlers/context.js";
+import type { FieldError, KubeObject, Schema } from "../../api/index.js";
 
 export interface TableColumn {
   name: string;
@@ -39,6 +36,23 @@ export interface StorageMapping {
   /** An object of this type in the stored form. */
   toStorage(obj: KubeObject): KubeObject;
 }
+
+/**
+ * The request a kind's request-bound hooks (`virtualCreate`, `storeCreate`,
+ * `subresourceHandlers`) are called with. The kind contract does not import the
+ * HTTP layer, which imports it: the hooks are written against the handlers'
+ * `RequestContext` (handlers/context.ts), which has this shape and more, and
+ * only the handlers call them, always with a `RequestContext`. TypeScript checks
+ * method parameters bivariantly, which is what lets a hook take that wider type.
+ */
+export interface KindRequest {
+  type: ResourceType;
+}
+
+/** A subresource's whole request handler (`finalize`, `token`, `log`…); see `KindRequest`. */
+export type SubresourceHandler = {
+  handle(ctx: KindRequest): Promise<void>;
+}["handle"];
 
 export interface ResourceType {
   group: string;
@@ -89,7 +103,7 @@ export interface ResourceType {
    * Create-only kinds that are computed, not stored (SubjectAccessReview,
    * TokenReview…): POST returns this result with 201.
    */
-  virtualCreate?(ctx: RequestContext, body: KubeObject): Promise<KubeObject>;
+  virtualCreate?(ctx: KindRequest, body: KubeObject): Promise<KubeObject>;
   /** Set when the objects live in another resource's storage, converted. */
   storage?: StorageMapping;
   /**
@@ -97,12 +111,12 @@ export interface ResourceType {
    * unique across objects: a Service's ClusterIP is chosen and stored under one lock.
    */
   storeCreate?(
-    ctx: RequestContext,
+    ctx: KindRequest,
     obj: KubeObject,
     store: (obj: KubeObject) => Promise<KubeObject>,
   ): Promise<KubeObject>;
   /** Subresources beyond status and scale, each handling its whole request (e.g. `finalize`, `token`). */
-  subresourceHandlers?: Record<string, (ctx: RequestContext) => Promise<void>>;
+  subresourceHandlers?: Record<string, SubresourceHandler>;
 }
 
 export function apiVersionOf(t: { group: string; version: string }): string {

@@ -7,8 +7,8 @@
  * immutable.
  */
 import { isDeepStrictEqual } from "node:util";
-import { type FieldError, forbiddenValue, invalidValue, requiredValue } from "../../api/errors.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
+import { type FieldError, forbiddenValue, invalidValue, requiredValue } from "../../api/index.js";
 import { IMMUTABLE_MESSAGE, keyErrors, MAX_DATA_BYTES, tooLarge } from "./config-map-validation.js";
 
 type Data = Record<string, string>;

@@ -8,8 +8,14 @@
  * them on such a cluster.
  */
 import { isIP } from "node:net";
-import { type FieldError, forbiddenValue, invalidValue, requiredValue } from "../../api/errors.js";
-import { labelValue, qualifiedName } from "../../api/names.js";
+import {
+  type FieldError,
+  forbiddenValue,
+  invalidValue,
+  labelValue,
+  qualifiedName,
+  requiredValue,
+} from "../../api/index.js";
 import { duplicate, notSupported } from "../validation/field-errors.js";
 
 interface Port {

@@ -3,7 +3,7 @@
  * printers (`pkg/printers/internalversion`) word them: `80/TCP,443/TCP`,
  * `<none>`, `127.0.0.5:80,127.0.0.6:80 + 2 more...`, `<unset>`.
  */
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 
 interface ServiceLike {
   spec?: {

@@ -3,8 +3,9 @@
  * it is stored, see `cluster-ip.ts`), v1 Endpoints and discovery.k8s.io/v1
  * EndpointSlice, with kubectl's columns.
  */
-import { type FieldError, invalidValue, requiredValue } from "../../api/errors.js";
-import type { KubeObject } from "../../api/types.js";
+
+import type { KubeObject } from "../../api/index.js";
+import { type FieldError, invalidValue, requiredValue } from "../../api/index.js";
 import { endpointSliceSchema, endpointsSchema, serviceSchema } from "../schemas/index.js";
 import { clusterIpAllocator, DEFAULT_SERVICE_CIDR, parseCidr } from "./cluster-ip.js";
 import { type ResourceType, STANDARD_VERBS } from "./resource-type.js";

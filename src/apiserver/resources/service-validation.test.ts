@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { fieldErrorMessage } from "../../api/errors.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
+import { fieldErrorMessage } from "../../api/index.js";
 import { serviceSpecErrors } from "./service-spec-validation.js";
 import {
   endpointsCell,

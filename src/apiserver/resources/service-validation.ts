@@ -5,9 +5,9 @@
  * clusterIP keeps the allocated one (kube's patchAllocatedValues, so `kubectl
  * apply` works), and a different one is refused: the address is immutable.
  */
-import { type FieldError, invalidValue, requiredValue } from "../../api/errors.js";
-import { dns1123Label } from "../../api/names.js";
-import type { KubeObject } from "../../api/types.js";
+
+import type { KubeObject } from "../../api/index.js";
+import { dns1123Label, type FieldError, invalidValue, requiredValue } from "../../api/index.js";
 import { parseIpv4 } from "./cluster-ip.js";
 import { serviceSpecErrors } from "./service-spec-validation.js";
 

@@ -8,21 +8,21 @@
  * kept as strings.
  */
 
-import { BadRequestError } from "../../api/errors.js";
-import { isQuantity } from "../../api/quantity.js";
+import type { KubeObject } from "../../api/index.js";
 import {
   accessModesString,
+  BadRequestError,
   claimClassName,
   isDefaultClass,
+  isQuantity,
   type PersistentVolume,
   type PersistentVolumeClaim,
   PV_PROTECTION_FINALIZER,
   PVC_PROTECTION_FINALIZER,
+  rfc3339,
   type StorageClass,
   volumeClassName,
-} from "../../api/storage.js";
-import { rfc3339 } from "../../api/time.js";
-import type { KubeObject } from "../../api/types.js";
+} from "../../api/index.js";
 
 import {
   persistentVolumeClaimSchema,

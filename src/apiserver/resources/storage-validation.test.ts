@@ -1,8 +1,7 @@
 /** The storage kinds' validation rules, one by one, with kube's field paths and wording. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { FieldError } from "../../api/errors.js";
-import type { KubeObject } from "../../api/types.js";
+import type { FieldError, KubeObject } from "../../api/index.js";
 import {
   validatePersistentVolume,
   validatePersistentVolumeClaim,

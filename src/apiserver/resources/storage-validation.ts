@@ -8,16 +8,22 @@
  * a bound claim.
  */
 import { isDeepStrictEqual } from "node:util";
-import { type FieldError, forbiddenValue, invalidValue, requiredValue } from "../../api/errors.js";
-import { dns1123Subdomain, qualifiedName } from "../../api/names.js";
-import { compareQuantities, isQuantity, quantityValue } from "../../api/quantity.js";
+import type { KubeObject } from "../../api/index.js";
 import {
   ACCESS_MODES,
+  compareQuantities,
+  dns1123Subdomain,
+  type FieldError,
+  forbiddenValue,
+  invalidValue,
+  isQuantity,
   type PersistentVolume,
   type PersistentVolumeClaim,
+  qualifiedName,
+  quantityValue,
+  requiredValue,
   type StorageClass,
-} from "../../api/storage.js";
-import type { KubeObject } from "../../api/types.js";
+} from "../../api/index.js";
 import { VOLUME_SOURCES } from "../schemas/volume-common.js";
 
 function notSupported(field: string, value: unknown, supported: readonly string[]): FieldError {

@@ -2,7 +2,7 @@
  * `meta.k8s.io/v1` Table rendering: NAME, the type's columns, AGE, with rows that
  * carry PartialObjectMetadata (or the whole object) as kubectl expects.
  */
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 import type { ResourceType, TableColumn } from "./resource-type.js";
 
 /** kube's `duration.HumanDuration`: 45s, 5m30s, 3h, 2d5h, 400d, 3y100d. */

@@ -3,7 +3,7 @@
  * request matching shared by ValidatingAdmissionPolicy (`spec.matchConstraints`)
  * and its binding (`spec.matchResources`).
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { describe, object, str, stringList } from "./builders.js";
 import { labelSelector } from "./label-selector.js";
 

@@ -2,7 +2,7 @@
  * authentication.k8s.io/v1 SelfSubjectReview (who am I) and TokenRequest (the
  * body of a ServiceAccount's `token` subresource), as kube v1.32 publishes them.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { int64, object, str, stringList, time } from "./builders.js";
 import { kindSchema } from "./kind.js";
 

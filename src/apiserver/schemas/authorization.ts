@@ -3,7 +3,7 @@
  * LocalSubjectAccessReview and SelfSubjectRulesReview: create-only kinds the
  * server computes (nothing is stored), as kube v1.32 publishes them.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { bool, object, str, stringList } from "./builders.js";
 import { kindSchema } from "./kind.js";
 import { labelSelectorRequirement } from "./label-selector.js";

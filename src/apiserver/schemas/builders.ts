@@ -3,7 +3,7 @@
  * kind's file close to the shape of kube's OpenAPI (field, type, format, one-line
  * description) without repeating `type`/`description` boilerplate.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 
 export function str(description: string, extra: Partial<Schema> = {}): Schema {
   return { type: "string", description, ...extra };

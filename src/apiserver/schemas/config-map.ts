@@ -1,5 +1,5 @@
 /** core/v1 ConfigMap: string `data`, base64 `binaryData`, optional `immutable`. */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { bool, bytesMap, stringMap } from "./builders.js";
 import { kindSchema } from "./kind.js";
 

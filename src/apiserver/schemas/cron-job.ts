@@ -1,5 +1,5 @@
 /** batch/v1 CronJob, as kube v1.32 publishes it; the job template is Job's. */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { bool, int32, int64, object, str, time } from "./builders.js";
 import { jobTemplateSpec } from "./job.js";
 import { kindSchema } from "./kind.js";

@@ -3,7 +3,7 @@
  * an opaque object (preserve-unknown-fields) rather than kube's recursive
  * JSONSchemaProps: the CRD registry validates structure itself.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { bool, int32, object, str, stringList, time } from "./builders.js";
 import { kindSchema } from "./kind.js";
 

@@ -4,8 +4,7 @@
  * resource, whatever the CRD says (a CRD may only constrain `metadata.name` and
  * `metadata.generateName`).
  */
-import type { Schema } from "../../api/schema.js";
-import type { GroupVersionKind } from "../../api/types.js";
+import type { GroupVersionKind, Schema } from "../../api/index.js";
 import { metadataProperty, typeMetaProperties } from "./kind.js";
 
 /** Merges the CRD's own constraints on `metadata.name`/`generateName` into ObjectMeta. */

@@ -3,7 +3,7 @@
  * shortened): a Service's endpoints with their readiness conditions, labelled
  * `kubernetes.io/service-name`.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { bool, object, str, stringList, stringMap } from "./builders.js";
 import { endpointPort } from "./endpoints.js";
 import { kindSchema } from "./kind.js";

@@ -2,7 +2,7 @@
  * core/v1 Endpoints, as kube v1.32 publishes it (descriptions shortened): the
  * addresses and ports of a Service's pods, grouped into subsets that share ports.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { int32, object, str } from "./builders.js";
 import { kindSchema } from "./kind.js";
 import { objectReference } from "./references.js";

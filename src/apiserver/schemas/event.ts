@@ -1,5 +1,5 @@
 /** core/v1 Event: a report of something that happened to `involvedObject`. */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { int32, microTime, object, str, time } from "./builders.js";
 import { kindSchema } from "./kind.js";
 import { objectReference } from "./references.js";

@@ -4,7 +4,7 @@
  * `deprecated*`). kube's OpenAPI lists `eventTime` as required; it is checked by
  * the kind's validation instead, so that a missing one reads as kube's field error.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { int32, microTime, object, str, time } from "./builders.js";
 import { kindSchema } from "./kind.js";
 import { objectReference } from "./references.js";

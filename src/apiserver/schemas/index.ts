@@ -6,8 +6,7 @@
  * with the core group as the empty string, e.g. `"/v1/ConfigMap"`,
  * `"coordination.k8s.io/v1/Lease"`.
  */
-import type { Schema } from "../../api/schema.js";
-import type { GroupVersionKind } from "../../api/types.js";
+import type { GroupVersionKind, Schema } from "../../api/index.js";
 import { selfSubjectReviewSchema, tokenRequestSchema } from "./authentication.js";
 import {
   localSubjectAccessReviewSchema,

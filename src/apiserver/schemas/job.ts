@@ -3,7 +3,7 @@
  * as kube v1.32 publishes them. The pod template's `spec` is the Pod kind's spec
  * schema, so it is exactly as strict as Pods are.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { bool, int32, int64, object, str, time } from "./builders.js";
 import { kindSchema, metadataProperty } from "./kind.js";
 import { labelSelector } from "./label-selector.js";

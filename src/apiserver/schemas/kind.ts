@@ -2,8 +2,7 @@
  * The envelope every kind's schema shares: `apiVersion`, `kind`, inline
  * `metadata` (ObjectMeta) and the `x-kubernetes-group-version-kind` list.
  */
-import type { Schema } from "../../api/schema.js";
-import type { GroupVersionKind } from "../../api/types.js";
+import type { GroupVersionKind, Schema } from "../../api/index.js";
 import { str } from "./builders.js";
 import { OBJECT_META_DESCRIPTION, objectMeta } from "./object-meta.js";
 

@@ -1,5 +1,5 @@
 /** meta/v1 `LabelSelector` and `LabelSelectorRequirement`, as kube v1.32 publishes them. */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { object, str, stringList, stringMap } from "./builders.js";
 
 export const labelSelectorRequirement: Schema = object(

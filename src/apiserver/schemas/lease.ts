@@ -1,5 +1,5 @@
 /** coordination.k8s.io/v1 Lease: leader election and node heartbeats. */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { int32, microTime, object, str } from "./builders.js";
 import { kindSchema } from "./kind.js";
 

@@ -1,5 +1,5 @@
 /** core/v1 LimitRange: per-container, per-pod and per-claim bounds and defaults in a namespace. */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { object, str } from "./builders.js";
 import { kindSchema } from "./kind.js";
 import { quantityMap } from "./volume-common.js";

@@ -1,5 +1,5 @@
 /** core/v1 Namespace: `spec.finalizers` keeps it until content is gone; `status.phase` Active|Terminating. */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { mapList, object, str, time } from "./builders.js";
 import { kindSchema } from "./kind.js";
 

@@ -3,7 +3,7 @@
  * unschedulable; status with capacity, allocatable, conditions (merged by
  * type), addresses (merged by type), the kubelet endpoint and node info.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { bool, int32, mapList, object, str, stringList, time } from "./builders.js";
 import { kindSchema } from "./kind.js";
 import { quantity } from "./pod-env.js";

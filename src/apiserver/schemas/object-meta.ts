@@ -3,7 +3,7 @@
  * persisted object has. Carries the SMP/SSA extensions of `ownerReferences`
  * (merge by `uid`) and `finalizers` (merge, set) that client-side apply relies on.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { int64, object, str, stringMap, time } from "./builders.js";
 
 const ownerReference: Schema = object(

@@ -1,5 +1,5 @@
 /** core/v1 PersistentVolumeClaim: a user's request for storage and the volume bound to it. */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { object, str } from "./builders.js";
 import { kindSchema } from "./kind.js";
 import { labelSelector } from "./label-selector.js";

@@ -1,5 +1,5 @@
 /** core/v1 PersistentVolume: a piece of storage, its source, capacity, class and claim. */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { object, str, stringList, time } from "./builders.js";
 import { kindSchema } from "./kind.js";
 import { objectReference } from "./references.js";

@@ -2,7 +2,7 @@
  * core/v1 `Binding`, the body of POST `pods/<name>/binding`: metadata and the
  * target Node. Used to type-check the body before anything is read or written.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { kindSchema } from "./kind.js";
 import { objectReference } from "./references.js";
 

@@ -4,7 +4,7 @@
  * probes and securityContext, with kube's SMP/SSA keys (env by name, ports by containerPort,
  * volumeMounts by mountPath).
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { bool, int32, mapList, object, str, stringList } from "./builders.js";
 import { envFromSource, envVar, quantity } from "./pod-env.js";
 import { probe } from "./pod-probe.js";

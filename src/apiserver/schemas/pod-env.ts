@@ -2,7 +2,7 @@
  * core/v1 `EnvVar` (with `valueFrom`: fieldRef, resourceFieldRef, secretKeyRef,
  * configMapKeyRef) and `EnvFromSource`, as kube v1.32 publishes them.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { bool, object, str } from "./builders.js";
 
 /** `resource.Quantity`: a string such as `500m` or `1Gi`, or a plain number. */

@@ -3,7 +3,7 @@
  * `IntOrString` ports, as kube v1.32 publishes them. gRPC probes and lifecycle
  * hooks are not served.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { int32, object, str, stringList } from "./builders.js";
 
 /** `intstr.IntOrString`: a port number or an IANA_SVC_NAME. */

@@ -5,7 +5,7 @@
  * options. They are served (stored, typed, patched) so that Pod Security
  * admission can check them; Hearth's node agent does not apply them yet.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { bool, int64, object, str, stringList } from "./builders.js";
 
 function profile(what: string, types: string[]): Schema {

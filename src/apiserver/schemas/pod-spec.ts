@@ -7,7 +7,7 @@
  * and os. Fields outside this subset are pruned with a
  * warning, as for any unknown field.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { bool, int32, int64, mapList, object, str, stringList, stringMap } from "./builders.js";
 import { labelSelector } from "./label-selector.js";
 import { container } from "./pod-container.js";

@@ -2,7 +2,7 @@
  * core/v1 `PodStatus`: phase, conditions (merged by type), IPs, start time,
  * container statuses with their states, and the QoS class.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { bool, int32, mapList, object, str, time } from "./builders.js";
 
 const waiting: Schema = object("ContainerStateWaiting is a waiting state of a container.", {

@@ -2,7 +2,7 @@
  * core/v1 `Volume` as Hearth serves it: emptyDir, secret, configMap,
  * persistentVolumeClaim, downwardAPI and hostPath sources.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { bool, int32, object, str } from "./builders.js";
 import { objectFieldSelector, quantity, resourceFieldSelector } from "./pod-env.js";
 

@@ -2,7 +2,7 @@
  * core/v1 Pod: a PodSpec subset the node agent runs (`pod-spec.ts`) and the
  * PodStatus it reports (`pod-status.ts`).
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { kindSchema } from "./kind.js";
 import { podSpec } from "./pod-spec.js";
 import { podStatus } from "./pod-status.js";

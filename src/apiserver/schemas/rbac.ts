@@ -3,8 +3,7 @@
  * and their parts (PolicyRule, AggregationRule, Subject, RoleRef), as kube v1.32
  * publishes them.
  */
-import type { Schema } from "../../api/schema.js";
-import type { GroupVersionKind } from "../../api/types.js";
+import type { GroupVersionKind, Schema } from "../../api/index.js";
 import { object, str, stringList } from "./builders.js";
 import { kindSchema } from "./kind.js";
 import { labelSelector } from "./label-selector.js";

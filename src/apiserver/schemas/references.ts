@@ -1,5 +1,5 @@
 /** core/v1 `ObjectReference` and `LocalObjectReference`, shared by several kinds. */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { object, str } from "./builders.js";
 
 export function objectReference(description: string): Schema {

@@ -1,5 +1,5 @@
 /** core/v1 ResourceQuota: aggregate limits per namespace, and their enforced and used amounts. */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { object, str, stringList } from "./builders.js";
 import { kindSchema } from "./kind.js";
 import { quantityMap } from "./volume-common.js";

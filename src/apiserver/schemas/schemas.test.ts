@@ -1,7 +1,7 @@
 /** Built-in kind schemas: keys, envelope, descriptions, and the SMP/SSA extensions kube publishes. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import {
   builtinSchema,
   builtinSchemas,

@@ -1,5 +1,5 @@
 /** core/v1 Secret: base64 `data`, write-only `stringData`, `type`, optional `immutable`. */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { bool, bytesMap, str, stringMap } from "./builders.js";
 import { kindSchema } from "./kind.js";
 

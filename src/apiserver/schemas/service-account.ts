@@ -1,5 +1,5 @@
 /** core/v1 ServiceAccount: `secrets` (merge by name), `imagePullSecrets`, token automount flag. */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { bool, mapList } from "./builders.js";
 import { kindSchema } from "./kind.js";
 import { localObjectReference, objectReference } from "./references.js";

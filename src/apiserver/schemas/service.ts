@@ -3,7 +3,7 @@
  * serves the ClusterIP type (and headless, `clusterIP: None`); the other types'
  * fields are accepted by the schema and refused by validation.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { bool, int32, object, str, stringList, stringMap } from "./builders.js";
 import { kindSchema } from "./kind.js";
 

@@ -1,5 +1,5 @@
 /** storage.k8s.io/v1 StorageClass: a provisioner, its parameters and the policies of its volumes. */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { bool, object, str, stringList, stringMap } from "./builders.js";
 import { kindSchema } from "./kind.js";
 

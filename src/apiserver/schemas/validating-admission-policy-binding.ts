@@ -3,7 +3,7 @@
  * ValidatingAdmissionPolicy applies to, with which params, and what a failed
  * validation does (Deny, Warn, Audit).
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { matchResources } from "./admission-match-resources.js";
 import { describe, object, str, stringList } from "./builders.js";
 import { kindSchema } from "./kind.js";

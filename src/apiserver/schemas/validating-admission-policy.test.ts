@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import {
   validatingAdmissionPolicyBindingSchema as bindingSchema,
   validatingAdmissionPolicySchema as policySchema,

@@ -2,7 +2,7 @@
  * admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy: CEL validations over
  * matched requests, enforced per ValidatingAdmissionPolicyBinding.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { matchResources } from "./admission-match-resources.js";
 import { int64, mapList, object, str, time } from "./builders.js";
 import { kindSchema } from "./kind.js";

@@ -3,7 +3,7 @@
  * selector of a volume's node affinity, and the volume sources Hearth serves
  * (hostPath, local, nfs, csi).
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { bool, object, str, stringList, stringMap } from "./builders.js";
 
 /** `resource.Quantity`: a string such as `10Gi` (or a plain integer). */

@@ -32,8 +32,13 @@ describe("syncedWrites", () => {
   it("resolves a wait for an already observed revision at once", async () => {
     const progress = new WatchProgress();
     progress.observe(10);
-    await progress.reached(7, 60_000);
-    await progress.reached(10, 60_000);
+    // "At once": settled before any timer could fire, not after the 60 s bound.
+    const settled = (p: Promise<void>) =>
+      Promise.race([p.then(() => true), new Promise<boolean>((r) => setImmediate(r, false))]);
+    assert.equal(await settled(progress.reached(7, 60_000)), true);
+    assert.equal(await settled(progress.reached(10, 60_000)), true);
+    assert.equal(await settled(progress.reached(11, 60_000)), false, "a later one waits");
+    progress.observe(11);
   });
 
   it("gives up waiting after the bound", async () => {
@@ -63,14 +68,23 @@ describe("relistUntilDone", () => {
     await done;
     assert.equal(calls, 2);
     assert.deepEqual(logged, ["test relist failed; retrying"]);
+  });
 
+  it("does not relist once aborted", () => {
+    // Counted, not asserted in the callback: relistUntilDone would swallow the failure.
+    let calls = 0;
+    const logged: string[] = [];
     const aborted = new AbortController();
     aborted.abort();
     relistUntilDone(
       "never",
-      async () => assert.fail("must not run"),
+      async () => {
+        calls++;
+      },
       aborted.signal,
-      () => {},
+      (msg) => logged.push(msg),
     );
+    assert.equal(calls, 0);
+    assert.deepEqual(logged, []);
   });
 });

@@ -7,7 +7,7 @@
  * or a binding in effect, once the request that wrote it has returned, writes
  * under a cache's prefix wait (bounded) until that cache has seen them.
  */
-import type { Backend, KeyValue, StorageEvent } from "../../storage/backend.js";
+import type { Backend, KeyValue, StorageEvent } from "../../storage/index.js";
 
 /** How far a cache's watch has delivered. */
 export class WatchProgress {

@@ -3,7 +3,7 @@
  * base64url of `{"v":"meta.k8s.io/v1","rv":R,"start":key}`. Every page of one list
  * is read at the first page's revision R.
  */
-import { BadRequestError } from "../../api/errors.js";
+import { BadRequestError } from "../../api/index.js";
 
 export interface ContinuePoint {
   revision: number;

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 import { builtinTypes } from "../resources/builtin.js";
 import { ResourceRegistry } from "../resources/registry.js";
 import { LaggingBackend } from "./fixtures.js";

@@ -8,8 +8,8 @@
  * written an object itself may `remember` the stored result before the watch
  * brings it, as kube's quota accessor keeps the quotas it updated.
  */
-import type { KubeObject } from "../../api/types.js";
-import type { Backend, StorageEvent } from "../../storage/backend.js";
+import type { KubeObject } from "../../api/index.js";
+import type { Backend, StorageEvent } from "../../storage/index.js";
 import type { ResourceType } from "../resources/resource-type.js";
 import { type FollowedPrefix, followPrefix, WatchProgress } from "./cache-sync.js";
 import { collectionPrefix } from "./keys.js";

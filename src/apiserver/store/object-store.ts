@@ -5,6 +5,8 @@
  * a `storage` mapping is read and written under the mapped resource's keys and
  * converted on the way (`storedResource`, `decodeAs`, `encodeAs`).
  */
+
+import type { KubeObject } from "../../api/index.js";
 import {
   AlreadyExistsError,
   ConflictError,
@@ -12,15 +14,14 @@ import {
   InternalError,
   NotFoundError,
   STALE_OBJECT_MESSAGE,
-} from "../../api/errors.js";
-import type { KubeObject } from "../../api/types.js";
-import type { Backend, KeyValue } from "../../storage/backend.js";
+} from "../../api/index.js";
+import type { Backend, KeyValue } from "../../storage/index.js";
 import {
   CompactedError,
   KeyExistsError,
   KeyNotFoundError,
   RevisionMismatchError,
-} from "../../storage/errors.js";
+} from "../../storage/index.js";
 import { assertEncodedDepth } from "../http/body-depth.js";
 import type { ResourceType } from "../resources/resource-type.js";
 import { decodeContinue, encodeContinue } from "./continue-token.js";

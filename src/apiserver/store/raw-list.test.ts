@@ -1,7 +1,7 @@
 /** The raw LIST path: splicing resourceVersion into stored JSON gives the same object as parsing. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 import { decodeObject, encodeObject, rawWithRevision } from "./object-store.js";
 
 const kv = (value: string, modRevision = 42) => ({

@@ -4,8 +4,8 @@
  * 3 s for the revision to arrive, then fails with 504 Timeout and the cause
  * `ResourceVersionTooLarge`, telling the client to retry after a second.
  */
-import { TooLargeResourceVersionError } from "../../api/errors.js";
-import type { Backend } from "../../storage/backend.js";
+import { TooLargeResourceVersionError } from "../../api/index.js";
+import type { Backend } from "../../storage/index.js";
 
 /** kube's `blockTimeout` of the watch cache. */
 export const FRESHNESS_TIMEOUT_MS = 3000;

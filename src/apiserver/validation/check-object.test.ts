@@ -1,8 +1,8 @@
 /** Type, constraint and unknown-field checks, with kube's messages. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { fieldErrorMessage } from "../../api/errors.js";
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
+import { fieldErrorMessage } from "../../api/index.js";
 import { builtinSchemas, customResourceSchema } from "../schemas/index.js";
 import { checkObject } from "./check-object.js";
 

@@ -4,9 +4,8 @@
  * required fields, list types, and the unknown fields that `fieldValidation`
  * Strict rejects and Warn reports.
  */
-import type { FieldError } from "../../api/errors.js";
-import { invalidValue } from "../../api/errors.js";
-import type { Schema } from "../../api/schema.js";
+import type { FieldError, Schema } from "../../api/index.js";
+import { invalidValue } from "../../api/index.js";
 import { typeInvalid } from "./field-errors.js";
 import { jsonType, typeAccepts } from "./json-type.js";
 import { isOwnKey } from "./json-values.js";

@@ -1,7 +1,7 @@
 /** CRD defaulting. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { defaultInPlace } from "./defaults.js";
 
 const schema: Schema = {

@@ -4,7 +4,7 @@
  * default; then defaulting descends into properties, map values and items.
  * Subtrees whose schema declares no default anywhere are not visited.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { copyJson, isOwnKey } from "./json-values.js";
 
 /**

@@ -2,7 +2,7 @@
  * Field errors in the words kube-apiserver uses for schema validation of custom
  * resources (apimachinery `field.Error` bodies around kube-openapi messages).
  */
-import { type FieldError, formatValue, invalidValue } from "../../api/errors.js";
+import { type FieldError, formatValue, invalidValue } from "../../api/index.js";
 
 /** `spec.replicas in body` — the subject of kube-openapi messages. */
 export function inBody(path: string): string {

@@ -3,7 +3,7 @@
  * them (`integer` for whole numbers, `number` otherwise), and which schema types
  * accept which values.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 
 export type JsonType = "null" | "boolean" | "integer" | "number" | "string" | "array" | "object";
 

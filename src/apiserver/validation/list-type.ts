@@ -3,8 +3,7 @@
  * has no duplicate items; a `map` has no two items with the same key fields.
  * Items are compared where they are; a key is built only to report a duplicate.
  */
-import type { FieldError } from "../../api/errors.js";
-import type { Schema } from "../../api/schema.js";
+import type { FieldError, Schema } from "../../api/index.js";
 import { duplicate } from "./field-errors.js";
 import { isDeepEqual } from "./json-equal.js";
 import type { LazyPath } from "./path-stack.js";

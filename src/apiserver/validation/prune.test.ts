@@ -1,7 +1,7 @@
 /** Pruning of unknown fields and non-nullable nulls. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { builtinSchemas } from "../schemas/index.js";
 import { pruneUnknownFields } from "./prune.js";
 

@@ -5,7 +5,7 @@
  * `x-kubernetes-preserve-unknown-fields`, as do apiVersion/kind/metadata at a
  * resource root or embedded resource.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 import { copyJson, isOwnKey } from "./json-values.js";
 import {
   fieldSchema,

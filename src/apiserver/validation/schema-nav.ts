@@ -3,7 +3,7 @@
  * from apiextensions-apiserver's structural pruning: which sub-schema a key or
  * item falls under, which keys are never unknown, and which nulls are dropped.
  */
-import type { Schema } from "../../api/schema.js";
+import type { Schema } from "../../api/index.js";
 
 /** Keys a resource root (or an embedded resource) always knows. */
 const META_FIELDS = new Set(["apiVersion", "kind", "metadata"]);

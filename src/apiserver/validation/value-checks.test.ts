@@ -1,7 +1,7 @@
 /** Single-node value checks, field error wording and formats. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { type FieldError, fieldErrorMessage } from "../../api/errors.js";
+import { type FieldError, fieldErrorMessage } from "../../api/index.js";
 import { duplicate, notSupported } from "./field-errors.js";
 import { matchesFormat } from "./formats.js";
 import type { LazyPath } from "./path-stack.js";

@@ -5,8 +5,9 @@
  * errors. Each check adds its errors to `errors` and renders the node's path
  * only for an error.
  */
-import { type FieldError, requiredValue } from "../../api/errors.js";
-import type { Schema } from "../../api/schema.js";
+
+import type { Schema } from "../../api/index.js";
+import { type FieldError, requiredValue } from "../../api/index.js";
 import { invalidInBody, notSupported, tooLong, tooMany, typeInvalid } from "./field-errors.js";
 import { matchesFormat } from "./formats.js";
 import { isDeepEqual } from "./json-equal.js";

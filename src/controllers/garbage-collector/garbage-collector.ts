@@ -7,9 +7,8 @@
  * that finalizer goes. Cluster-scoped owners of namespaced dependents work. Keys
  * are object uids; every decision is re-derived from the graph and the API.
  */
-import { hasCode } from "../../api/errors.js";
-import type { KubeObject, OwnerReference } from "../../api/types.js";
-import type { Client } from "../../client/index.js";
+import type { KubeObject, OwnerReference } from "../../api/index.js";
+import { type Client, getOptional, ignoreNotFound } from "../../client/index.js";
 import { Controller, DONE, Manager, type Reconciler, type Result } from "../../runtime/index.js";
 import { FOREGROUND, Graph, type GraphNode, nodeOf, ORPHAN } from "./graph.js";
 import { isCrd, Monitors } from "./monitors.js";
@@ -119,12 +118,8 @@ export class GarbageCollector implements Reconciler {
           : node.finalizers.includes(FOREGROUND)
             ? "Foreground"
             : "Background";
-    await this.client
-      .delete(node.apiVersion, node.kind, node.name, node.namespace, {
-        propagationPolicy: policy,
-        preconditions: { uid: node.uid },
-      })
-      .catch(ignore404);
+    const opts = { propagationPolicy: policy, preconditions: { uid: node.uid } } as const;
+    await ignoreNotFound(this.client.delete(node, opts));
     return DONE;
   }
 
@@ -136,12 +131,12 @@ export class GarbageCollector implements Reconciler {
     let owner: { deleting: boolean; finalizers: string[] } | undefined = this.graph.get(ref.uid);
     if (!owner) {
       // The graph may lag behind; ask the API before calling an owner gone.
-      const live = await this.client
-        .get(ref.apiVersion, ref.kind, ref.name, node.namespace)
-        .catch((e: unknown) => {
-          if (hasCode(e, 404)) return undefined;
-          throw e;
-        });
+      const live = await getOptional(this.client, {
+        apiVersion: ref.apiVersion,
+        kind: ref.kind,
+        name: ref.name,
+        namespace: node.namespace,
+      });
       if (!live || live.metadata.uid !== ref.uid) return "dangling";
       owner = nodeOf(live);
     }
@@ -153,12 +148,8 @@ export class GarbageCollector implements Reconciler {
     for (const d of dependents) {
       if (d.deleting) continue;
       const policy = this.graph.dependentsOf(d.uid).length > 0 ? "Foreground" : "Background";
-      await this.client
-        .delete(d.apiVersion, d.kind, d.name, d.namespace, {
-          propagationPolicy: policy,
-          preconditions: { uid: d.uid },
-        })
-        .catch(ignore404);
+      const opts = { propagationPolicy: policy, preconditions: { uid: d.uid } } as const;
+      await ignoreNotFound(this.client.delete(d, opts));
     }
     const blocking = dependents.filter((d) =>
       d.owners.some((o) => o.uid === owner.uid && o.blockOwnerDeletion),
@@ -204,20 +195,10 @@ export class GarbageCollector implements Reconciler {
     node: GraphNode,
     change: (live: KubeObject) => Record<string, unknown>,
   ): Promise<void> {
-    const live = await this.client
-      .get(node.apiVersion, node.kind, node.name, node.namespace)
-      .catch(ignore404);
+    const live = await getOptional(this.client, node);
     if (!live || live.metadata.uid !== node.uid) return;
     const metadata = { ...change(live), resourceVersion: live.metadata.resourceVersion };
-    await this.client
-      .patch(node.apiVersion, node.kind, node.name, node.namespace, { metadata }, "merge", {
-        fieldManager: FIELD_MANAGER,
-      })
-      .catch(ignore404);
+    const opts = { type: "merge", fieldManager: FIELD_MANAGER } as const;
+    await ignoreNotFound(this.client.patch(node, { metadata }, opts));
   }
-}
-
-function ignore404(e: unknown): undefined {
-  if (hasCode(e, 404)) return undefined;
-  throw e;
 }

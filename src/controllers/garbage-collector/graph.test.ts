@@ -1,7 +1,7 @@
 /** The GC graph: owners and the reverse dependents index stay consistent. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 import { Graph, nodeOf } from "./graph.js";
 
 const obj = (

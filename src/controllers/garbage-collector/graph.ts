@@ -3,7 +3,7 @@
  * references, and the reverse index from an owner's uid to its dependents. Kept by
  * the monitors' informers; read by the reconciler.
  */
-import type { KubeObject, OwnerReference } from "../../api/types.js";
+import type { KubeObject, OwnerReference } from "../../api/index.js";
 
 export interface GraphNode {
   uid: string;

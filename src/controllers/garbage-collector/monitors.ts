@@ -4,7 +4,7 @@
  * CustomResourceDefinition changes, so new kinds are covered and removed kinds
  * stop being watched.
  */
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 import type { Client } from "../../client/index.js";
 import {
   type Cache,

@@ -5,8 +5,9 @@
  * controlling CronJob (owner-based enqueue); the reconcilers read fresh state.
  * The handles are returned so that tests can poke a key after moving the clock.
  */
-import { JOB_TRACKING_FINALIZER, type Job, jobFinishedAs } from "../../api/batch.js";
-import type { KubeObject } from "../../api/types.js";
+
+import type { KubeObject } from "../../api/index.js";
+import { JOB_TRACKING_FINALIZER, type Job, jobFinishedAs } from "../../api/index.js";
 import { type Client, EventRecorder } from "../../client/index.js";
 import {
   type BuiltController,

@@ -9,22 +9,31 @@
  * the next time comes (`requeueAfter`; it never sleeps). The clock is injected.
  */
 
-import { type CronJob, type CronJobStatus, type Job, jobFinishedAs } from "../../api/batch.js";
-import { CronSyntaxError, parseSchedule, timeZoneError } from "../../api/cron/index.js";
-import { hasCode } from "../../api/errors.js";
-import { rfc3339 } from "../../api/time.js";
-import type { Client, EventRecorder } from "../../client/index.js";
+import {
+  type CronJob,
+  type CronJobStatus,
+  CronSyntaxError,
+  hasCode,
+  type Job,
+  jobFinishedAs,
+  parseSchedule,
+  rfc3339,
+  timeZoneError,
+} from "../../api/index.js";
+import {
+  type Client,
+  type EventRecorder,
+  errorText,
+  getOptional,
+  ignoreNotFound,
+  refOf,
+} from "../../client/index.js";
 import { DONE, type Request, type Result, type TypedReconciler } from "../../runtime/index.js";
 import { jobFromTemplate, jobName, jobReference, jobsBeyondHistory } from "./cronjob-jobs.js";
 
 import { controllerRef } from "./job-pods.js";
 import { statusChanged } from "./job-status.js";
 import { mostRecentScheduleTime, nextScheduleDelay } from "./schedule-times.js";
-
-const notFoundAsUndefined = (e: unknown) => {
-  if (hasCode(e, 404)) return undefined;
-  throw e;
-};
 
 /** Go's time.RFC1123Z in UTC: `Mon, 02 Jan 2006 15:04:05 +0000`. */
 function rfc1123z(ms: number): string {
@@ -45,11 +54,14 @@ export class CronJobReconciler implements TypedReconciler {
   async reconcile(req: Request): Promise<Result> {
     const { name } = req;
     const namespace = req.namespace ?? "";
-    const cj = await this.client
-      .get<CronJob>("batch/v1", "CronJob", name, namespace)
-      .catch(notFoundAsUndefined);
+    const cj = await getOptional<CronJob>(this.client, {
+      apiVersion: "batch/v1",
+      kind: "CronJob",
+      name,
+      namespace,
+    });
     if (!cj) return DONE;
-    const all = await this.client.list<Job>("batch/v1", "Job", { namespace });
+    const all = await this.client.list<Job>({ apiVersion: "batch/v1", kind: "Job" }, { namespace });
     let jobs = all.items.filter((j) => controllerRef(j)?.uid === cj.metadata.uid);
     const status: CronJobStatus = structuredClone(cj.status ?? {});
     const work = { ...cj, status };
@@ -63,14 +75,10 @@ export class CronJobReconciler implements TypedReconciler {
 
   private async deleteJob(cj: CronJob, job: Job): Promise<boolean> {
     try {
-      await this.client.delete("batch/v1", "Job", job.metadata.name!, job.metadata.namespace, {
-        propagationPolicy: "Background",
-      });
+      await ignoreNotFound(this.client.delete(refOf(job), { propagationPolicy: "Background" }));
     } catch (e) {
-      if (!hasCode(e, 404)) {
-        this.recorder.event(cj, "Warning", "FailedDelete", `Deleted job: ${(e as Error).message}`);
-        return false;
-      }
+      this.recorder.event(cj, "Warning", "FailedDelete", `Deleted job: ${errorText(e)}`);
+      return false;
     }
     cj.status!.active = (cj.status!.active ?? []).filter((r) => r.uid !== job.metadata.uid);
     this.recorder.event(cj, "Normal", "SuccessfulDelete", `Deleted job ${job.metadata.name}`);
@@ -118,9 +126,12 @@ export class CronJobReconciler implements TypedReconciler {
     }
     for (const ref of [...(status.active ?? [])]) {
       if (jobs.some((j) => j.metadata.uid === ref.uid)) continue;
-      const job = await this.client
-        .get<Job>("batch/v1", "Job", ref.name!, ref.namespace)
-        .catch(notFoundAsUndefined);
+      const job = await getOptional<Job>(this.client, {
+        apiVersion: "batch/v1",
+        kind: "Job",
+        name: ref.name!,
+        namespace: ref.namespace,
+      });
       if (job && job.metadata.uid === ref.uid) continue;
       this.recorder.event(cj, "Normal", "MissingJob", `Active job went missing: ${ref.name}`);
       status.active = status.active!.filter((r) => r.uid !== ref.uid);
@@ -211,9 +222,14 @@ export class CronJobReconciler implements TypedReconciler {
     if (cj.spec.concurrencyPolicy === "Replace") {
       for (const ref of [...(status.active ?? [])]) {
         const job = await this.client
-          .get<Job>("batch/v1", "Job", ref.name!, ref.namespace)
+          .get<Job>({
+            apiVersion: "batch/v1",
+            kind: "Job",
+            name: ref.name!,
+            namespace: ref.namespace,
+          })
           .catch((e: unknown) => {
-            this.recorder.event(cj, "Warning", "FailedGet", `Get job: ${(e as Error).message}`);
+            this.recorder.event(cj, "Warning", "FailedGet", `Get job: ${errorText(e)}`);
             throw e;
           });
         if (!(await this.deleteJob(cj, job)))
@@ -236,21 +252,16 @@ export class CronJobReconciler implements TypedReconciler {
       return job;
     } catch (e) {
       if (!hasCode(e, 409)) {
-        this.recorder.event(
-          cj,
-          "Warning",
-          "FailedCreate",
-          `Error creating job: ${(e as Error).message}`,
-        );
+        this.recorder.event(cj, "Warning", "FailedCreate", `Error creating job: ${errorText(e)}`);
         throw e;
       }
     }
-    const job = await this.client.get<Job>(
-      "batch/v1",
-      "Job",
-      want.metadata.name!,
-      want.metadata.namespace,
-    );
+    const job = await this.client.get<Job>({
+      apiVersion: "batch/v1",
+      kind: "Job",
+      name: want.metadata.name!,
+      namespace: want.metadata.namespace,
+    });
     if (controllerRef(job)?.uid !== cj.metadata.uid) return undefined;
     if ((cj.status?.active ?? []).some((r) => r.uid === job.metadata.uid)) return undefined;
     return job;

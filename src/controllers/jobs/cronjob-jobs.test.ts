@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { CronJob, Job } from "../../api/batch.js";
+import type { CronJob, Job } from "../../api/index.js";
 import { jobFromTemplate, jobName, jobsBeyondHistory, rfc3339In } from "./cronjob-jobs.js";
 
 const cj: CronJob = {

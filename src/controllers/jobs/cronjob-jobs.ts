@@ -11,8 +11,8 @@ import {
   type Job,
   jobFinishedAs,
   type ObjectReference,
-} from "../../api/batch.js";
-import { wallClock } from "../../api/cron/index.js";
+  wallClock,
+} from "../../api/index.js";
 
 export function jobName(cj: CronJob, scheduled: number): string {
   return `${cj.metadata.name}-${Math.floor(scheduled / 60_000)}`;

@@ -5,8 +5,8 @@
  * plus `Suspended`. Times are RFC 3339 in whole seconds.
  */
 
-import type { JobCondition, JobConditionType } from "../../api/batch.js";
-import { rfc3339 } from "../../api/time.js";
+import type { JobCondition, JobConditionType } from "../../api/index.js";
+import { rfc3339 } from "../../api/index.js";
 
 export const REASON_COMPLETIONS_REACHED = "CompletionsReached";
 export const REASON_BACKOFF_LIMIT = "BackoffLimitExceeded";

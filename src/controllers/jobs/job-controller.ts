@@ -16,17 +16,16 @@
  * missed and never created twice.
  */
 
+import type { Pod } from "../../api/index.js";
 import {
   type Job,
   type JobCondition,
   type JobStatus,
   jobFinishedAs,
+  rfc3339,
   trueCondition,
-} from "../../api/batch.js";
-import { hasCode } from "../../api/errors.js";
-import type { Pod } from "../../api/pod.js";
-import { rfc3339 } from "../../api/time.js";
-import type { Client, EventRecorder } from "../../client/index.js";
+} from "../../api/index.js";
+import { type Client, type EventRecorder, getOptional } from "../../client/index.js";
 import { DONE, type Request, type Result, type TypedReconciler } from "../../runtime/index.js";
 import {
   MESSAGE_BACKOFF_LIMIT,
@@ -77,12 +76,12 @@ export class JobReconciler implements TypedReconciler {
   async reconcile(req: Request): Promise<Result> {
     const { name } = req;
     const namespace = req.namespace ?? "";
-    const job = await this.client
-      .get<Job>("batch/v1", "Job", name, namespace)
-      .catch((e: unknown) => {
-        if (hasCode(e, 404)) return undefined;
-        throw e;
-      });
+    const job = await getOptional<Job>(this.client, {
+      apiVersion: "batch/v1",
+      kind: "Job",
+      name,
+      namespace,
+    });
     if (!job) return DONE;
     const pods = await this.podsOf(job);
     if (job.metadata.deletionTimestamp || jobFinishedAs(job)) {
@@ -107,10 +106,13 @@ export class JobReconciler implements TypedReconciler {
 
   /** The pods this Job controls (selected by its selector, controlled by its uid). */
   private async podsOf(job: Job): Promise<Pod[]> {
-    const list = await this.client.list<Pod>("v1", "Pod", {
-      namespace: job.metadata.namespace,
-      labelSelector: selectorString(job.spec.selector),
-    });
+    const list = await this.client.list<Pod>(
+      { apiVersion: "v1", kind: "Pod" },
+      {
+        namespace: job.metadata.namespace,
+        labelSelector: selectorString(job.spec.selector),
+      },
+    );
     return list.items.filter((p) => controllerRef(p)?.uid === job.metadata.uid);
   }
 

@@ -7,9 +7,8 @@
  * (the backoff), which becomes a requeue. Also the `Suspended` condition.
  */
 
-import type { Job, JobStatus } from "../../api/batch.js";
-import type { Pod } from "../../api/pod.js";
-import { rfc3339 } from "../../api/time.js";
+import type { Job, JobStatus, Pod } from "../../api/index.js";
+import { rfc3339 } from "../../api/index.js";
 import type { EventRecorder } from "../../client/index.js";
 import { ensureCondition } from "./job-conditions.js";
 import { backoffRemaining, isReady, isTerminating, removalOrder } from "./job-pods.js";

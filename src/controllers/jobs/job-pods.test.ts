@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Job } from "../../api/batch.js";
-import type { Pod, PodPhase } from "../../api/pod.js";
+import type { Job, Pod, PodPhase } from "../../api/index.js";
 import {
   backoffRemaining,
   isActive,

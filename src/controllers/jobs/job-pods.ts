@@ -5,9 +5,9 @@
  * pods go; and a pod made from the Job's template with the tracking finalizer
  * and a controller owner reference.
  */
-import { JOB_TRACKING_FINALIZER, type Job, type LabelSelector } from "../../api/batch.js";
-import type { Pod } from "../../api/pod.js";
-import type { OwnerReference } from "../../api/types.js";
+
+import type { OwnerReference, Pod } from "../../api/index.js";
+import { JOB_TRACKING_FINALIZER, type Job, type LabelSelector } from "../../api/index.js";
 
 const TERMINAL = new Set(["Succeeded", "Failed"]);
 /** The longest generateName prefix the apiserver keeps (63 less its 5 random characters). */

@@ -5,7 +5,7 @@
  * counters omitted, `ready`/`terminating` always present, `uncountedTerminatedPods`
  * an object). Also a key-order-blind comparison, to write only real changes.
  */
-import type { JobStatus } from "../../api/batch.js";
+import type { JobStatus } from "../../api/index.js";
 
 export interface PodCounts {
   active: number;

@@ -7,8 +7,9 @@
  * crash between steps is repaired by the next pass: uncounted uids whose pod
  * has lost its finalizer (or is gone) are counted then.
  */
-import { type Job, type JobCondition, type JobStatus, trueCondition } from "../../api/batch.js";
-import type { Pod } from "../../api/pod.js";
+
+import type { Pod } from "../../api/index.js";
+import { type Job, type JobCondition, type JobStatus, trueCondition } from "../../api/index.js";
 import type { Client, EventRecorder } from "../../client/index.js";
 import { finalOf } from "./job-conditions.js";
 import { hasTrackingFinalizer, isFailed } from "./job-pods.js";

@@ -5,8 +5,8 @@
  * again when the time comes.
  */
 
-import type { Job } from "../../api/batch.js";
-import { hasCode } from "../../api/errors.js";
+import type { Job } from "../../api/index.js";
+import { hasCode } from "../../api/index.js";
 import type { Client } from "../../client/index.js";
 import { DONE, type Result } from "../../runtime/index.js";
 
@@ -26,10 +26,18 @@ export async function jobTtlResult(client: Client, job: Job, now: number): Promi
   const expiresIn = finished + ttl * 1000 - now;
   if (expiresIn > 0) return { requeueAfter: expiresIn };
   await client
-    .delete("batch/v1", "Job", job.metadata.name!, job.metadata.namespace, {
-      propagationPolicy: "Background",
-      preconditions: { uid: job.metadata.uid! },
-    })
+    .delete(
+      {
+        apiVersion: "batch/v1",
+        kind: "Job",
+        name: job.metadata.name!,
+        namespace: job.metadata.namespace,
+      },
+      {
+        propagationPolicy: "Background",
+        preconditions: { uid: job.metadata.uid! },
+      },
+    )
     .catch((e: unknown) => {
       if (!hasCode(e, 404) && !hasCode(e, 409)) throw e;
     });

@@ -6,18 +6,12 @@
  * touched.
  */
 
-import { type Job, jobFinishedAs } from "../../api/batch.js";
-import { hasCode } from "../../api/errors.js";
-import type { Pod } from "../../api/pod.js";
-import type { Client, EventRecorder } from "../../client/index.js";
+import type { Pod } from "../../api/index.js";
+import { type Job, jobFinishedAs } from "../../api/index.js";
+import { type Client, type EventRecorder, getOptional } from "../../client/index.js";
 import { DONE, type Request, type Result, type TypedReconciler } from "../../runtime/index.js";
 import { controllerRef, hasTrackingFinalizer } from "./job-pods.js";
 import { PodControl } from "./pod-control.js";
-
-const notFoundAsUndefined = (e: unknown) => {
-  if (hasCode(e, 404)) return undefined;
-  throw e;
-};
 
 export class OrphanPodReconciler implements TypedReconciler {
   private readonly pods: PodControl;
@@ -32,14 +26,22 @@ export class OrphanPodReconciler implements TypedReconciler {
   async reconcile(req: Request): Promise<Result> {
     const { name } = req;
     const namespace = req.namespace ?? "";
-    const pod = await this.client.get<Pod>("v1", "Pod", name, namespace).catch(notFoundAsUndefined);
+    const pod = await getOptional<Pod>(this.client, {
+      apiVersion: "v1",
+      kind: "Pod",
+      name,
+      namespace,
+    });
     if (!pod || !hasTrackingFinalizer(pod)) return DONE;
     const ref = controllerRef(pod);
     if (ref) {
       if (ref.kind !== "Job" || ref.apiVersion !== "batch/v1") return DONE;
-      const job = await this.client
-        .get<Job>("batch/v1", "Job", ref.name, namespace)
-        .catch(notFoundAsUndefined);
+      const job = await getOptional<Job>(this.client, {
+        apiVersion: "batch/v1",
+        kind: "Job",
+        name: ref.name,
+        namespace,
+      });
       const counted = job && job.metadata.uid === ref.uid && !job.metadata.deletionTimestamp;
       if (counted && !jobFinishedAs(job)) return DONE; // the Job controller counts it
     }

@@ -5,18 +5,19 @@
  * `FailedDelete`). A pod already gone counts as deleted and released.
  */
 
-import { JOB_TRACKING_FINALIZER, type Job } from "../../api/batch.js";
-import { hasCode } from "../../api/errors.js";
-import type { Pod } from "../../api/pod.js";
-import type { Client, EventRecorder } from "../../client/index.js";
+import type { Pod } from "../../api/index.js";
+import { hasCode, JOB_TRACKING_FINALIZER, type Job } from "../../api/index.js";
+import {
+  type Client,
+  type EventRecorder,
+  errorText,
+  ignoreNotFound,
+  refOf,
+} from "../../client/index.js";
 import { hasTrackingFinalizer, podFromTemplate } from "./job-pods.js";
 
 const RELEASE_PATCH = {
   metadata: { "$deleteFromPrimitiveList/finalizers": [JOB_TRACKING_FINALIZER] },
-};
-
-const ignoreNotFound = (e: unknown) => {
-  if (!hasCode(e, 404)) throw e;
 };
 
 export class PodControl {
@@ -62,19 +63,15 @@ export class PodControl {
 
   /** Deletes a pod, keeping its finalizer so that it is still counted (as failed). */
   async delete(job: Job, pod: Pod): Promise<void> {
+    let deleted: unknown;
     try {
-      await this.client.delete("v1", "Pod", pod.metadata.name!, pod.metadata.namespace);
-      this.recorder.event(job, "Normal", "SuccessfulDelete", `Deleted pod: ${pod.metadata.name}`);
+      deleted = await ignoreNotFound(this.client.delete(refOf(pod)));
     } catch (e) {
-      if (hasCode(e, 404)) return;
-      this.recorder.event(
-        job,
-        "Warning",
-        "FailedDelete",
-        `Error deleting: ${(e as Error).message}`,
-      );
+      this.recorder.event(job, "Warning", "FailedDelete", `Error deleting: ${errorText(e)}`);
       throw e;
     }
+    if (deleted === undefined) return; // already gone
+    this.recorder.event(job, "Normal", "SuccessfulDelete", `Deleted pod: ${pod.metadata.name}`);
   }
 
   /** Releases the finalizer first, so the pod is not counted, then deletes it. */
@@ -86,9 +83,7 @@ export class PodControl {
   /** Removes the job-tracking finalizer (kube's `$deleteFromPrimitiveList` patch). */
   async release(pod: Pod): Promise<void> {
     if (!hasTrackingFinalizer(pod)) return;
-    await this.client
-      .patch("v1", "Pod", pod.metadata.name!, pod.metadata.namespace, RELEASE_PATCH, "strategic")
-      .catch(ignoreNotFound);
+    await ignoreNotFound(this.client.patch(refOf(pod), RELEASE_PATCH, { type: "strategic" }));
   }
 
   /** Releases every pod; returns the uids released and the first error. */

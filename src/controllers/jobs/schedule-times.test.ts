@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { CronJob } from "../../api/batch.js";
-import { parseSchedule } from "../../api/cron/index.js";
+import type { CronJob } from "../../api/index.js";
+import { parseSchedule } from "../../api/index.js";
 import {
   mostRecentScheduleTime,
   NEXT_SCHEDULE_DELTA_MS,

@@ -5,8 +5,8 @@
  * than 100 were missed, and how long to wait for the next one (plus kube's
  * 100 ms margin). All times are epoch ms; the clock is the caller's.
  */
-import type { CronJob } from "../../api/batch.js";
-import { nextTime, type Schedule } from "../../api/cron/index.js";
+import type { CronJob } from "../../api/index.js";
+import { nextTime, type Schedule } from "../../api/index.js";
 
 export type Missed = "none" | "few" | "many";
 

@@ -2,7 +2,7 @@
  * What is left in a namespace, per resource: how many objects, and which
  * finalizers hold them. The namespace controller reports it in conditions.
  */
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 
 export interface Remaining {
   /** `configmaps`, `crontabs.stable.example.com` → count */

@@ -7,10 +7,15 @@
  * conditions name the resources and finalizers that block.
  */
 
-import { hasCode } from "../../api/errors.js";
-import { rfc3339 } from "../../api/time.js";
-import type { KubeObject } from "../../api/types.js";
-import type { Client } from "../../client/index.js";
+import type { KubeObject } from "../../api/index.js";
+import { rfc3339 } from "../../api/index.js";
+import {
+  type Client,
+  errorText,
+  getOptional,
+  ignoreNotFound,
+  isNotFound,
+} from "../../client/index.js";
 import {
   type DiscoveredResource,
   DONE,
@@ -45,10 +50,7 @@ export class NamespaceReconciler implements TypedReconciler {
   constructor(private readonly client: Client) {}
 
   async reconcile({ name }: Request): Promise<ReconcileResult> {
-    const ns = await this.client.get("v1", "Namespace", name).catch((e: unknown) => {
-      if (hasCode(e, 404)) return undefined;
-      throw e;
-    });
+    const ns = await getOptional(this.client, { apiVersion: "v1", kind: "Namespace", name });
     if (!ns?.metadata.deletionTimestamp) return DONE;
     const finalizers = (
       (ns.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []
@@ -97,35 +99,42 @@ export class NamespaceReconciler implements TypedReconciler {
   ): Promise<void> {
     for (const r of resources) {
       try {
-        let items = (await this.client.list(r.apiVersion, r.kind, { namespace })).items;
+        let items = (
+          await this.client.list({ apiVersion: r.apiVersion, kind: r.kind }, { namespace })
+        ).items;
         const live = items.filter((o) => !o.metadata.deletionTimestamp);
         if (live.length > 0) {
           if (r.verbs.includes("deletecollection")) {
-            await this.client.deleteCollection(r.apiVersion, r.kind, {
-              namespace,
-              propagationPolicy: "Background",
-            });
+            await this.client.deleteCollection(
+              { apiVersion: r.apiVersion, kind: r.kind },
+              {
+                namespace,
+                propagationPolicy: "Background",
+              },
+            );
           } else {
             for (const o of live) await this.deleteOne(r, o);
           }
-          items = (await this.client.list(r.apiVersion, r.kind, { namespace })).items;
+          items = (
+            await this.client.list({ apiVersion: r.apiVersion, kind: r.kind }, { namespace })
+          ).items;
         }
         countRemaining(remaining, groupResource(r.group, r.plural), items);
       } catch (e) {
-        if (hasCode(e, 404)) continue; // the kind went away meanwhile
-        errors.push(`${groupResource(r.group, r.plural)}: ${(e as Error).message}`);
+        if (isNotFound(e)) continue; // the kind went away meanwhile
+        errors.push(`${groupResource(r.group, r.plural)}: ${errorText(e)}`);
       }
     }
   }
 
   private async deleteOne(r: DiscoveredResource, o: KubeObject): Promise<void> {
-    await this.client
-      .delete(r.apiVersion, r.kind, o.metadata.name!, o.metadata.namespace, {
-        propagationPolicy: "Background",
-      })
-      .catch((e: unknown) => {
-        if (!hasCode(e, 404)) throw e;
-      });
+    const ref = {
+      apiVersion: r.apiVersion,
+      kind: r.kind,
+      name: o.metadata.name!,
+      namespace: o.metadata.namespace,
+    };
+    await ignoreNotFound(this.client.delete(ref, { propagationPolicy: "Background" }));
   }
 
   private async setConditions(
@@ -140,7 +149,11 @@ export class NamespaceReconciler implements TypedReconciler {
   }
 
   private async finalize(ns: KubeObject, finalizers: string[]): Promise<void> {
-    const fresh = await this.client.get("v1", "Namespace", ns.metadata.name!);
+    const fresh = await this.client.get({
+      apiVersion: "v1",
+      kind: "Namespace",
+      name: ns.metadata.name!,
+    });
     const body = JSON.stringify({ ...fresh, spec: { ...(fresh.spec as object), finalizers } });
     const res = await this.client.request(
       "PUT",

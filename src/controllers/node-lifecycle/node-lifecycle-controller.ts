@@ -8,7 +8,7 @@
  * three caches have synced, so a node missing from the cache is really missing
  * from the API as of the list.
  */
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 import { type Client, EventRecorder } from "../../client/index.js";
 import { Manager, type Request, type RequestQueue } from "../../runtime/index.js";
 import { NodeHealth } from "./node-health.js";

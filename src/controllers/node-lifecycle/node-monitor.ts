@@ -10,7 +10,7 @@
  * unreachable taints come with Unknown and go when the agent posts Ready=True
  * again. A node not yet silent is looked at again when it would become so.
  */
-import { rfc3339 } from "../../api/time.js";
+import { rfc3339 } from "../../api/index.js";
 import type { Client, EventRecorder } from "../../client/index.js";
 import {
   DONE,
@@ -85,12 +85,9 @@ export class NodeMonitor implements TypedReconciler {
     const taints = desiredTaints(node, rfc3339(now));
     if (taints)
       await d.client.patch(
-        "v1",
-        "Node",
-        name,
-        undefined,
+        { apiVersion: "v1", kind: "Node", name },
         { metadata: { resourceVersion: node.metadata.resourceVersion }, spec: { taints } },
-        "merge",
+        { type: "merge" },
       );
     return left > 0 ? { requeueAfter: left } : DONE;
   }

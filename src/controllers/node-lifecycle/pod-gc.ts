@@ -14,10 +14,8 @@
  * Every write is guarded by the pod's uid or resourceVersion.
  */
 
-import { hasCode } from "../../api/errors.js";
-import { dns1123Subdomain } from "../../api/names.js";
-import { rfc3339 } from "../../api/time.js";
-import type { Client, EventRecorder } from "../../client/index.js";
+import { dns1123Subdomain, hasCode, rfc3339 } from "../../api/index.js";
+import { type Client, type EventRecorder, getOptional } from "../../client/index.js";
 import {
   DONE,
   type Informer,
@@ -103,13 +101,11 @@ export class PodGc implements TypedReconciler {
     if (left > 0) return { requeueAfter: left };
     // A name no Node can have (bound before Bindings checked it) is not asked
     // for: `..` or `a/b` would name another URL than the node's.
-    if (dns1123Subdomain(nodeName).length === 0)
-      try {
-        await this.d.client.get("v1", "Node", nodeName);
-        return DONE; // it exists: the node informer has not caught up yet
-      } catch (e) {
-        if (!hasCode(e, 404)) throw e;
-      }
+    if (dns1123Subdomain(nodeName).length === 0) {
+      const node = { apiVersion: "v1", kind: "Node", name: nodeName };
+      // It exists: the node informer has not caught up yet.
+      if (await getOptional(this.d.client, node)) return DONE;
+    }
     await this.markFailedAndDelete(pod, now, ORPHANED_CONDITION);
     return DONE;
   }
@@ -156,10 +152,18 @@ export class PodGc implements TypedReconciler {
   /** Deletes this pod (by uid); false when it was already gone or replaced. */
   private async remove(pod: PodView, gracePeriodSeconds?: number): Promise<boolean> {
     try {
-      await this.d.client.delete("v1", "Pod", pod.metadata.name ?? "", pod.metadata.namespace, {
-        preconditions: { uid: pod.metadata.uid ?? "" },
-        ...(gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds }),
-      });
+      await this.d.client.delete(
+        {
+          apiVersion: "v1",
+          kind: "Pod",
+          name: pod.metadata.name ?? "",
+          namespace: pod.metadata.namespace,
+        },
+        {
+          preconditions: { uid: pod.metadata.uid ?? "" },
+          ...(gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds }),
+        },
+      );
       return true;
     } catch (e) {
       if (hasCode(e, 404) || hasCode(e, 409)) return false;

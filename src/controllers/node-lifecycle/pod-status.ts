@@ -1,6 +1,5 @@
 /** The one status write both reconcilers make to pods: a merge patch guarded by resourceVersion. */
-import { hasCode } from "../../api/errors.js";
-import type { StatusWriter } from "../../client/index.js";
+import { ignoreNotFound, type StatusWriter } from "../../client/index.js";
 import type { PodView } from "./types.js";
 
 /**
@@ -12,18 +11,13 @@ export async function patchPodStatus(
   pod: PodView,
   status: Record<string, unknown>,
 ): Promise<boolean> {
-  try {
-    await client.patchStatus(
-      "v1",
-      "Pod",
-      pod.metadata.name ?? "",
-      pod.metadata.namespace,
-      { metadata: { resourceVersion: pod.metadata.resourceVersion }, status },
-      "merge",
-    );
-    return true;
-  } catch (e) {
-    if (hasCode(e, 404)) return false;
-    throw e;
-  }
+  const ref = {
+    apiVersion: "v1",
+    kind: "Pod",
+    name: pod.metadata.name ?? "",
+    namespace: pod.metadata.namespace,
+  };
+  const patch = { metadata: { resourceVersion: pod.metadata.resourceVersion }, status };
+  const patched = await ignoreNotFound(client.patchStatus(ref, patch, { type: "merge" }));
+  return patched !== undefined;
 }

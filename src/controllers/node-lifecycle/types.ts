@@ -5,8 +5,14 @@
  * controllers, so that `kubectl describe` reads the same as on a kube cluster.
  */
 
-import type { NodeCondition, NodeStatus, PodCondition, PodSpec, PodStatus } from "../../api/pod.js";
-import type { KubeObject } from "../../api/types.js";
+import type {
+  KubeObject,
+  NodeCondition,
+  NodeStatus,
+  PodCondition,
+  PodSpec,
+  PodStatus,
+} from "../../api/index.js";
 import type { Toleration as SchedulerToleration } from "../scheduler/index.js";
 
 export type { NodeCondition, PodCondition };

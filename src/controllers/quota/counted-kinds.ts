@@ -7,9 +7,9 @@
  * them already. A kind the server does not serve (yet) is looked up again on the
  * next ask.
  */
-import { evaluatorFor, type GroupResource } from "../../api/quota-usage.js";
-import { listsEqual } from "../../api/resource-list.js";
-import type { KubeObject } from "../../api/types.js";
+
+import type { KubeObject } from "../../api/index.js";
+import { evaluatorFor, type GroupResource, listsEqual } from "../../api/index.js";
 import type { Client } from "../../client/index.js";
 import {
   type Cache,

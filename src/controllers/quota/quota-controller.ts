@@ -7,9 +7,13 @@
  * 5 minutes), which also releases usage charged for writes that then failed.
  */
 import { isDeepStrictEqual } from "node:util";
-import { type GroupResource, type ResourceQuota, resourcesTracked } from "../../api/quota-usage.js";
-import { listsEqual } from "../../api/resource-list.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
+import {
+  type GroupResource,
+  listsEqual,
+  type ResourceQuota,
+  resourcesTracked,
+} from "../../api/index.js";
 import type { Client } from "../../client/index.js";
 import {
   type BuiltController,

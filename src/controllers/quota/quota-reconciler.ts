@@ -9,26 +9,24 @@
  * is being deleted stops counting when its grace period ends; the quota is
  * looked at again then.
  */
-import { hasCode } from "../../api/errors.js";
-import type { Pod } from "../../api/pod.js";
-import {
-  evaluatorFor,
-  podChargeEnds,
-  type ResourceQuota,
-  resourcesTracked,
-  scopeSelectors,
-} from "../../api/quota-usage.js";
+
+import type { Pod } from "../../api/index.js";
 import {
   addLists,
   canonicalList,
+  evaluatorFor,
+  hasCode,
   listsEqual,
   maskList,
+  podChargeEnds,
   type ResourceList,
-} from "../../api/resource-list.js";
-import type { Client } from "../../client/index.js";
+  type ResourceQuota,
+  resourcesTracked,
+  scopeSelectors,
+} from "../../api/index.js";
+import { type Client, getOptional } from "../../client/index.js";
 import {
   DONE,
-  type ReconcileContext,
   type Request,
   type ReconcileResult as Result,
   type TypedReconciler,
@@ -47,16 +45,16 @@ export class QuotaReconciler implements TypedReconciler {
     private readonly kinds: CountedKinds,
   ) {}
 
-  async reconcile(req: Request, _ctx?: ReconcileContext): Promise<Result> {
+  async reconcile(req: Request): Promise<Result> {
     const { name } = req;
     const namespace = req.namespace ?? "";
-    let quota: ResourceQuota;
-    try {
-      quota = await this.client.get<ResourceQuota>("v1", "ResourceQuota", name, namespace);
-    } catch (e) {
-      if (hasCode(e, 404)) return DONE;
-      throw e;
-    }
+    const quota = await getOptional<ResourceQuota>(this.client, {
+      apiVersion: "v1",
+      kind: "ResourceQuota",
+      name,
+      namespace,
+    });
+    if (!quota) return DONE;
     const hard = canonicalList(quota.spec?.hard ?? {});
     const names = Object.keys(hard);
     const measured = await this.measure(quota, namespace, names);
@@ -91,7 +89,9 @@ export class QuotaReconciler implements TypedReconciler {
       const ev = evaluatorFor(gr);
       const matched = ev.matchingResources(names);
       const isPods = gr.group === "" && gr.resource === "pods";
-      const items = (await this.client.list(kind.apiVersion, kind.kind, { namespace })).items;
+      const items = (
+        await this.client.list({ apiVersion: kind.apiVersion, kind: kind.kind }, { namespace })
+      ).items;
       let sum: ResourceList = Object.fromEntries(matched.map((n) => [n, "0"]));
       for (const obj of items) {
         if (!scopes.every((s) => ev.matchesScope(s, obj))) continue;

@@ -8,7 +8,7 @@
  * `namespaceSelector`, or else the pod's own. Non-empty namespace selectors are
  * not supported and select no other namespace.
  */
-import { labelSelectorFromObject } from "../../api/selectors.js";
+import { labelSelectorFromObject } from "../../api/index.js";
 import {
   isTerminal,
   type LabelSelectorSpec,

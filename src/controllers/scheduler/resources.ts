@@ -7,7 +7,7 @@
  * more pod (a node that states no `pods` allocatable takes any number). cpu
  * counts in millicores, everything else in units.
  */
-import { quantityMilliValue, quantityValue } from "../../api/quantity.js";
+import { quantityMilliValue, quantityValue } from "../../api/index.js";
 import type { Container, Node, Pod, ResourceList } from "./types.js";
 
 export type Amounts = Map<string, number>;

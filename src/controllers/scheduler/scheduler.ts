@@ -8,10 +8,9 @@
  * Warning Event, and is looked at again when a Node changes, when a bound pod goes
  * away or finishes, and every `retryMs`.
  */
-import { hasCode } from "../../api/errors.js";
-import { rfc3339 } from "../../api/time.js";
-import type { KubeObject } from "../../api/types.js";
-import { type Client, EventRecorder } from "../../client/index.js";
+import type { KubeObject } from "../../api/index.js";
+import { rfc3339 } from "../../api/index.js";
+import { type Client, EventRecorder, ignoreNotFound } from "../../client/index.js";
 import {
   type Cache,
   DONE,
@@ -131,10 +130,7 @@ export class Scheduler implements TypedReconciler {
     const cache = this.cache;
     if (!cache) throw new Error("the scheduler runs only on a Manager");
     const key = requestKey(req);
-    const pod = await cache.get<Pod>({ ...POD, ...req }, { noCopy: true }).catch((e: unknown) => {
-      if (hasCode(e, 404)) return undefined;
-      throw e;
-    });
+    const pod = await ignoreNotFound(cache.get<Pod>({ ...POD, ...req }, { noCopy: true }));
     if (!pod || !isPending(pod) || this.assumed.has(key)) return DONE;
     const bound: { pod: Pod; nodeName: string }[] = [];
     for (const p of this.pods()) {
@@ -199,7 +195,11 @@ export class Scheduler implements TypedReconciler {
       status: { conditions: [...conditions.filter((c) => c.type !== "PodScheduled"), next] },
     };
     const { name, namespace } = pod.metadata;
-    await this.client.patchStatus("v1", "Pod", name ?? "", namespace, patch, "merge");
+    await this.client.patchStatus(
+      { apiVersion: "v1", kind: "Pod", name: name ?? "", namespace },
+      patch,
+      { type: "merge" },
+    );
     this.events.event(pod as KubeObject, "Warning", "FailedScheduling", message);
   }
 }

@@ -3,7 +3,7 @@
  * open objects. The kinds themselves belong to the apiserver; these say only
  * what scheduling looks at.
  */
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 
 export type ResourceList = Record<string, string | number>;
 

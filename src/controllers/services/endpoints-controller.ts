@@ -9,10 +9,9 @@
  * object first, and a conflict with another writer is retried by the runtime.
  */
 import { isDeepStrictEqual } from "node:util";
-import { hasCode } from "../../api/errors.js";
-import { labelSelectorFromObject } from "../../api/selectors.js";
-import type { KubeObject, OwnerReference } from "../../api/types.js";
-import type { Client } from "../../client/index.js";
+import type { KubeObject, OwnerReference } from "../../api/index.js";
+import { hasCode, labelSelectorFromObject } from "../../api/index.js";
+import { type Client, getOptional, refOf } from "../../client/index.js";
 import {
   DONE,
   type Informer,
@@ -163,13 +162,7 @@ export class EndpointsReconciler implements TypedReconciler {
    */
   private async write(next: KubeObject, cached: KubeObject | undefined): Promise<void> {
     if (cached && isDeepStrictEqual(sameShape(cached), sameShape(next))) return;
-    const { name, namespace } = next.metadata;
-    const fresh = await this.client
-      .get(next.apiVersion, next.kind, name ?? "", namespace)
-      .catch((e: unknown) => {
-        if (hasCode(e, 404)) return undefined;
-        throw e;
-      });
+    const fresh = await getOptional(this.client, refOf(next));
     if (!fresh) {
       await this.client.create(next, { fieldManager: FIELD_MANAGER });
       return;
@@ -183,9 +176,12 @@ export class EndpointsReconciler implements TypedReconciler {
 
   private async remove(apiVersion: string, kind: string, obj: KubeObject): Promise<void> {
     await this.client
-      .delete(apiVersion, kind, obj.metadata.name ?? "", obj.metadata.namespace, {
-        preconditions: { uid: obj.metadata.uid ?? "" },
-      })
+      .delete(
+        { apiVersion, kind, name: obj.metadata.name ?? "", namespace: obj.metadata.namespace },
+        {
+          preconditions: { uid: obj.metadata.uid ?? "" },
+        },
+      )
       .catch((e: unknown) => {
         if (!hasCode(e, 404) && !hasCode(e, 409)) throw e;
       });

@@ -5,8 +5,9 @@
  * matched it before or after). Workers start once every cache has synced, so a
  * reconcile never mistakes a not-yet-listed Service for a deleted one.
  */
-import { labelSelectorFromObject } from "../../api/selectors.js";
-import type { KubeObject } from "../../api/types.js";
+
+import type { KubeObject } from "../../api/index.js";
+import { labelSelectorFromObject } from "../../api/index.js";
 import type { Client } from "../../client/index.js";
 import { type Informer, Manager, type RequestQueue, requestOf } from "../../runtime/index.js";
 import { EndpointsReconciler } from "./endpoints-controller.js";

@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { NotFoundError } from "../../api/errors.js";
-import type { KubeList, KubeObject } from "../../api/types.js";
-import type { Reader } from "../../client/index.js";
+import type { KubeList, KubeObject } from "../../api/index.js";
+import { NotFoundError } from "../../api/index.js";
+import type { ObjectRef, Reader } from "../../client/index.js";
 import { parseServiceName, ResolveError, resolveHost, resolveService } from "./resolver.js";
 
 /** A Reader over a fixed set of objects. */
 function reader(objects: KubeObject[]): Reader {
   return {
-    async get<T extends KubeObject>(_v: string, kind: string, name: string, ns?: string) {
+    async get<T extends KubeObject>({ kind, name, namespace: ns }: ObjectRef) {
       const o = objects.find(
         (x) => x.kind === kind && x.metadata.name === name && x.metadata.namespace === ns,
       );

@@ -11,8 +11,7 @@
  *
  * It reads the Service and its Endpoints through any Reader (a client or a cache).
  */
-import { hasCode } from "../../api/errors.js";
-import type { Reader } from "../../client/index.js";
+import { getOptional, type Reader } from "../../client/index.js";
 import { type Endpoints, isHeadless, type Service } from "./types.js";
 
 export interface ResolveOptions {
@@ -62,12 +61,7 @@ async function getOrUndefined<T extends Service | Endpoints>(
   name: string,
   namespace: string,
 ): Promise<T | undefined> {
-  try {
-    return await reader.get<T>("v1", kind, name, namespace);
-  } catch (e) {
-    if (hasCode(e, 404)) return undefined;
-    throw e;
-  }
+  return getOptional<T>(reader, { apiVersion: "v1", kind, name, namespace });
 }
 
 /**

@@ -3,7 +3,7 @@
  * controllers and the resolver read and write, as typed views over the API's
  * open objects.
  */
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 
 export const SERVICE_NAME_LABEL = "kubernetes.io/service-name";
 export const MANAGED_BY_LABEL = "endpointslice.kubernetes.io/managed-by";

@@ -15,7 +15,7 @@ import {
   type PersistentVolume,
   type PersistentVolumeClaim,
   type VolumePhase,
-} from "../../api/storage.js";
+} from "../../api/index.js";
 import type { Client } from "../../client/index.js";
 
 function annotate<T extends PersistentVolume | PersistentVolumeClaim>(

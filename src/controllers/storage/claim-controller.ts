@@ -20,7 +20,7 @@ import {
   type PersistentVolume,
   type PersistentVolumeClaim,
   type StorageClass,
-} from "../../api/storage.js";
+} from "../../api/index.js";
 import type { Client, EventRecorder } from "../../client/index.js";
 import {
   DONE,

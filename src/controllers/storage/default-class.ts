@@ -4,12 +4,12 @@
  * start when absent, and marked default only when no other class is — an admin
  * who made another class the default keeps it.
  */
-import { hasCode } from "../../api/errors.js";
 import {
   chooseDefaultClass,
   DEFAULT_CLASS_ANNOTATION,
+  hasCode,
   type StorageClass,
-} from "../../api/storage.js";
+} from "../../api/index.js";
 import type { Client } from "../../client/index.js";
 import {
   DEFAULT_CLASS_NAME,
@@ -20,7 +20,10 @@ import {
 
 export async function ensureDefaultStorageClass(client: Client): Promise<void> {
   if (await getOrUndefined(client, STORAGE_CLASS, DEFAULT_CLASS_NAME)) return;
-  const classes = await client.list<StorageClass>(STORAGE_CLASS.apiVersion, STORAGE_CLASS.kind);
+  const classes = await client.list<StorageClass>({
+    apiVersion: STORAGE_CLASS.apiVersion,
+    kind: STORAGE_CLASS.kind,
+  });
   const isDefault = chooseDefaultClass(classes.items) === undefined;
   const sc: StorageClass = {
     ...STORAGE_CLASS,

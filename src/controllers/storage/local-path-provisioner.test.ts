@@ -1,7 +1,7 @@
 /** The PersistentVolume the pool makes for a claim: name, path, capacity, policy, binding. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { PersistentVolumeClaim, StorageClass } from "../../api/storage.js";
+import type { PersistentVolumeClaim, StorageClass } from "../../api/index.js";
 import { poolVolume, volumeNameFor } from "./local-path-provisioner.js";
 
 const claim = (annotations: Record<string, string> = {}): PersistentVolumeClaim => ({

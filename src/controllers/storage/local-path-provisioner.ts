@@ -11,16 +11,16 @@
  * list of volumes, so two claims never both take the last free bytes.
  */
 
-import { hasCode } from "../../api/errors.js";
-import { formatBytes } from "../../api/quantity.js";
 import {
   ANN_BOUND_BY_CONTROLLER,
   ANN_PROVISIONED_BY,
   ANN_SELECTED_NODE,
+  formatBytes,
+  hasCode,
   type PersistentVolume,
   type PersistentVolumeClaim,
   type StorageClass,
-} from "../../api/storage.js";
+} from "../../api/index.js";
 import type { Client } from "../../client/index.js";
 import { capacityBytes, requestedBytes } from "./matching.js";
 import {
@@ -103,7 +103,10 @@ export class LocalPathProvisioner {
 
   /** Bytes held: the capacity of every volume the pool provisioned that still exists. */
   private async usedBytes(): Promise<bigint> {
-    const list = await this.client.list<PersistentVolume>(PV.apiVersion, PV.kind);
+    const list = await this.client.list<PersistentVolume>({
+      apiVersion: PV.apiVersion,
+      kind: PV.kind,
+    });
     let used = 0n;
     for (const pv of list.items)
       if (isPoolVolume(pv)) used += capacityBytes(pv) > 0n ? capacityBytes(pv) : 0n;
@@ -139,7 +142,11 @@ export class LocalPathProvisioner {
         .create(poolVolume(claim, sc, path))
         .catch(async (e: unknown) => {
           if (!hasCode(e, 409)) throw e;
-          return this.client.get<PersistentVolume>(PV.apiVersion, PV.kind, name);
+          return this.client.get<PersistentVolume>({
+            apiVersion: PV.apiVersion,
+            kind: PV.kind,
+            name,
+          });
         });
       await this.pool.commit(name);
       return { volume };
@@ -149,11 +156,11 @@ export class LocalPathProvisioner {
   /** Grows a bound pool volume to the claim's request when the pool has room. */
   expand(pv: PersistentVolume, claim: PersistentVolumeClaim): Promise<ProvisionResult> {
     return this.pool.locked(async () => {
-      const fresh = await this.client.get<PersistentVolume>(
-        PV.apiVersion,
-        PV.kind,
-        pv.metadata.name!,
-      );
+      const fresh = await this.client.get<PersistentVolume>({
+        apiVersion: PV.apiVersion,
+        kind: PV.kind,
+        name: pv.metadata.name!,
+      });
       const delta = requestedBytes(claim) - capacityBytes(fresh);
       if (delta <= 0n) return { volume: fresh };
       const request = claim.spec?.resources?.requests?.storage ?? "0";
@@ -172,7 +179,10 @@ export class LocalPathProvisioner {
   /** Removes directories whose provisioning never produced a PV; returns their names. */
   sweep(): Promise<string[]> {
     return this.pool.locked(async () => {
-      const list = await this.client.list<PersistentVolume>(PV.apiVersion, PV.kind);
+      const list = await this.client.list<PersistentVolume>({
+        apiVersion: PV.apiVersion,
+        kind: PV.kind,
+      });
       return this.pool.sweep(new Set(list.items.map((pv) => pv.metadata.name!)));
     });
   }

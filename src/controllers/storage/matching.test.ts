@@ -1,7 +1,7 @@
 /** Choosing the volume a claim binds to: class, modes, size, selector, pre-binding, phase. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { PersistentVolume, PersistentVolumeClaim } from "../../api/storage.js";
+import type { PersistentVolume, PersistentVolumeClaim } from "../../api/index.js";
 import { affinityAdmits, findBestMatch, isVolumeBoundToClaim, requestedBytes } from "./matching.js";
 
 const claim = (spec: PersistentVolumeClaim["spec"] = {}): PersistentVolumeClaim => ({

@@ -7,14 +7,15 @@
  * request and whose labels match the claim's selector — the one with the fewest
  * access modes, then the smallest. Volumes being deleted are never chosen.
  */
-import { isQuantity, quantityValue } from "../../api/quantity.js";
-import { labelSelectorFromObject } from "../../api/selectors.js";
 import {
   claimClassName,
+  isQuantity,
+  labelSelectorFromObject,
   type PersistentVolume,
   type PersistentVolumeClaim,
+  quantityValue,
   volumeClassName,
-} from "../../api/storage.js";
+} from "../../api/index.js";
 
 /** The claim's storage request in bytes (0 when absent or malformed). */
 export function requestedBytes(claim: PersistentVolumeClaim): bigint {

@@ -2,10 +2,10 @@
  * Names the storage controllers own — Hearth's provisioner, its pool label and
  * finalizer — and small helpers to read objects that may be gone.
  */
-import { hasCode } from "../../api/errors.js";
-import { ANN_PROVISIONED_BY } from "../../api/storage.js";
-import type { KubeObject } from "../../api/types.js";
-import type { Reader } from "../../client/index.js";
+
+import type { KubeObject } from "../../api/index.js";
+import { ANN_PROVISIONED_BY } from "../../api/index.js";
+import { getOptional, type Reader } from "../../client/index.js";
 
 /** The provisioner of the default class: directories in `DIR/volumes`. */
 export const LOCAL_PATH_PROVISIONER = "hearth.io/local-path";
@@ -31,12 +31,7 @@ export async function getOrUndefined<T extends KubeObject>(
   name: string,
   namespace?: string,
 ): Promise<T | undefined> {
-  try {
-    return await client.get<T>(type.apiVersion, type.kind, name, namespace);
-  } catch (e) {
-    if (hasCode(e, 404)) return undefined;
-    throw e;
-  }
+  return getOptional<T>(client, { apiVersion: type.apiVersion, kind: type.kind, name, namespace });
 }
 
 /** `namespace/name` → its parts. */

@@ -1,7 +1,7 @@
 /** Which pods hold a claim for pvc-protection, and the finalizer helpers. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 import { hasFinalizer, splitKey, withFinalizer } from "./names.js";
 import { claimsOfPod, podUsesClaim } from "./protection.js";
 

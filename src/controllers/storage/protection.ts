@@ -13,9 +13,8 @@
  * still mount it. Pods that finished (Succeeded, Failed) and pods deleted with
  * grace 0 do not count: nothing of theirs runs.
  */
-import type { PersistentVolume, PersistentVolumeClaim } from "../../api/storage.js";
-import { PV_PROTECTION_FINALIZER, PVC_PROTECTION_FINALIZER } from "../../api/storage.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject, PersistentVolume, PersistentVolumeClaim } from "../../api/index.js";
+import { PV_PROTECTION_FINALIZER, PVC_PROTECTION_FINALIZER } from "../../api/index.js";
 import type { Client } from "../../client/index.js";
 import {
   DONE,
@@ -63,7 +62,7 @@ export class ClaimProtectionReconciler implements TypedReconciler {
     }
     if (!held) return DONE;
     // A live list, not a cache: a pod created a moment ago must not be missed.
-    const pods = await this.client.list("v1", "Pod", { namespace });
+    const pods = await this.client.list({ apiVersion: "v1", kind: "Pod" }, { namespace });
     if (pods.items.some((p) => podUsesClaim(p, name))) return DONE;
     await this.client.update(withFinalizer(claim, PVC_PROTECTION_FINALIZER, false));
     return DONE;

@@ -7,9 +7,8 @@
  * that was missed.
  */
 
-import type { PersistentVolume, PersistentVolumeClaim } from "../../api/storage.js";
-import { claimKeyOf } from "../../api/storage.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject, PersistentVolume, PersistentVolumeClaim } from "../../api/index.js";
+import { claimKeyOf } from "../../api/index.js";
 import { type Client, EventRecorder } from "../../client/index.js";
 import {
   delay,

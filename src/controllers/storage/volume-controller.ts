@@ -13,9 +13,8 @@
  * A pool volume deleted directly (`kubectl delete pv`) is held by
  * `hearth.io/volume-directory` until it is no longer bound, then freed the same way.
  */
-import { hasCode } from "../../api/errors.js";
-import type { PersistentVolume, PersistentVolumeClaim } from "../../api/storage.js";
-import type { Client, EventRecorder } from "../../client/index.js";
+import type { PersistentVolume, PersistentVolumeClaim } from "../../api/index.js";
+import { type Client, type EventRecorder, errorText, ignoreNotFound } from "../../client/index.js";
 import {
   DONE,
   type Request,
@@ -121,20 +120,19 @@ export class VolumeReconciler implements TypedReconciler {
     try {
       await this.deps.provisioner.free(pv);
     } catch (e) {
-      const message = `cannot remove the directory of volume ${pv.metadata.name}: ${(e as Error).message}`;
+      const message = `cannot remove the directory of volume ${pv.metadata.name}: ${errorText(e)}`;
       recorder.event(pv, "Warning", "VolumeFailedDelete", message);
       await setVolumePhase(client, pv, "Failed", { reason: "VolumeFailedDelete", message });
       throw new Error(message, { cause: e });
     }
     // The directory is gone: only now may the object go.
     if (!pv.metadata.deletionTimestamp)
-      await client
-        .delete(PV.apiVersion, PV.kind, pv.metadata.name!, undefined, {
-          preconditions: { uid: pv.metadata.uid! },
-        })
-        .catch((e: unknown) => {
-          if (!hasCode(e, 404)) throw e;
-        });
+      await ignoreNotFound(
+        client.delete(
+          { apiVersion: PV.apiVersion, kind: PV.kind, name: pv.metadata.name! },
+          { preconditions: { uid: pv.metadata.uid! } },
+        ),
+      );
     await this.release(pv);
     return DONE;
   }

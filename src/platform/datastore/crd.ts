@@ -8,7 +8,7 @@
  * signs each control plane's etcd client certificate with it) and a client
  * certificate; other drivers need TLS or basic auth.
  */
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 import { rootSchema } from "../definitions.js";
 
 export const DATASTORE_GROUP = "kamaji.clastix.io";

@@ -1,4 +1,7 @@
 /** The DataStore kind (Kamaji's): its CRD and types. No controller yet. */
+import type { Component } from "../component.js";
+import { DATASTORE_CRD } from "./crd.js";
+
 export {
   type ContentRef,
   DATASTORE_API_VERSION,
@@ -9,3 +12,5 @@ export {
   type DataStoreDriver,
   type DataStoreSpec,
 } from "./crd.js";
+
+export const datastoreComponent: Component = { name: "datastore", crds: [DATASTORE_CRD] };

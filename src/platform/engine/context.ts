@@ -5,9 +5,8 @@
  * nearest ancestors running each module) and `_cluster`.
  */
 import { parse, stringify } from "yaml";
-import { hasCode } from "../../api/errors.js";
-import type { KubeObject } from "../../api/types.js";
-import type { Reader } from "../../client/index.js";
+import type { KubeObject } from "../../api/index.js";
+import { getOptional, type Reader } from "../../client/index.js";
 
 export const VALUES_SECRET = "cozystack-values";
 const VALUES_KEY = "values.yaml";
@@ -17,13 +16,9 @@ export async function readContext(
   client: Reader,
   namespace: string,
 ): Promise<Record<string, string>> {
-  let secret: KubeObject;
-  try {
-    secret = await client.get("v1", "Secret", VALUES_SECRET, namespace);
-  } catch (e) {
-    if (hasCode(e, 404)) return {};
-    throw e;
-  }
+  const ref = { apiVersion: "v1", kind: "Secret", name: VALUES_SECRET, namespace };
+  const secret = await getOptional(client, ref);
+  if (!secret) return {};
   const data = (secret.data as Record<string, string> | undefined)?.[VALUES_KEY];
   if (!data) return {};
   const values = parse(Buffer.from(data, "base64").toString("utf8")) as

@@ -5,9 +5,8 @@
  * `apps.cozystack.io/v1alpha1` (owned by the definition) and reports on the
  * definition whether it is served. Definitions without a module are not served.
  */
-import { hasCode } from "../../api/errors.js";
-import type { KubeObject } from "../../api/types.js";
-import { type Client, EventRecorder } from "../../client/index.js";
+import type { KubeObject } from "../../api/index.js";
+import { type Client, EventRecorder, getOptional, isNotFound } from "../../client/index.js";
 import {
   Controller,
   DONE,
@@ -70,7 +69,7 @@ export class AppsEngine {
         // The kind is served once its definition is reconciled; until then, retry.
         retryMs: 500,
         onError: (e) => {
-          if (!hasCode(e, 404)) log(`${kind} informer`, e);
+          if (!isNotFound(e)) log(`${kind} informer`, e);
         },
       });
       const enqueue = (o: KubeObject) => controller.enqueue(objectKey(o));
@@ -107,18 +106,12 @@ class DefinitionReconciler implements Reconciler {
   ) {}
 
   async reconcile(_signal: AbortSignal, name: string): Promise<Result> {
-    let def: ApplicationDefinition;
-    try {
-      def = await this.client.get<ApplicationDefinition>(
-        PLATFORM_API_VERSION,
-        "ApplicationDefinition",
-        name,
-      );
-    } catch (e) {
-      if (hasCode(e, 404)) return DONE;
-      throw e;
-    }
-    if (def.metadata.deletionTimestamp) return DONE;
+    const def = await getOptional<ApplicationDefinition>(this.client, {
+      apiVersion: PLATFORM_API_VERSION,
+      kind: "ApplicationDefinition",
+      name,
+    });
+    if (!def || def.metadata.deletionTimestamp) return DONE;
     const problem = definitionProblem(def);
     const module = this.modules.get(def.spec?.application?.kind);
     const hasModule = module !== undefined;
@@ -149,12 +142,9 @@ class DefinitionReconciler implements Reconciler {
     const old = (def.status as { conditions?: [] } | undefined)?.conditions;
     if (!sameConditions(conditions, old))
       await this.client.patchStatus(
-        PLATFORM_API_VERSION,
-        "ApplicationDefinition",
-        name,
-        undefined,
+        { apiVersion: PLATFORM_API_VERSION, kind: "ApplicationDefinition", name },
         { status: { conditions } },
-        "merge",
+        { type: "merge" },
       );
     return DONE;
   }

@@ -4,7 +4,7 @@
  * it applies anything, so a crash between apply and status write cannot leave a
  * child no one remembers.
  */
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 import type { InventoryEntry } from "./module.js";
 
 /**

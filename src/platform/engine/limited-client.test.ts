@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { hasCode } from "../../api/errors.js";
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
+import { hasCode } from "../../api/index.js";
 import type { Client } from "../../client/index.js";
 import { limitedClient } from "./limited-client.js";
 import type { HookPermission } from "./module.js";
@@ -74,42 +74,85 @@ describe("limitedClient", () => {
   it("forwards the declared verbs with their arguments and answers", async () => {
     const { calls, inner, client } = setUp();
     assert.equal(client.mapper, inner.mapper);
-    assert.deepEqual(await client.get("v1", "ConfigMap", "a", "n"), { answeredBy: "get" });
-    assert.deepEqual(await client.list("v1", "ConfigMap", { namespace: "n" }), {
-      answeredBy: "list",
-    });
+    assert.deepEqual(
+      await client.get({ apiVersion: "v1", kind: "ConfigMap", name: "a", namespace: "n" }),
+      { answeredBy: "get" },
+    );
+    assert.deepEqual(
+      await client.list({ apiVersion: "v1", kind: "ConfigMap" }, { namespace: "n" }),
+      {
+        answeredBy: "list",
+      },
+    );
     const opts = { propagationPolicy: "Background" } as const;
-    await client.delete("apps.cozystack.io/v1alpha1", "Tenant", "t", "tenant-a", opts);
-    await client.deleteCollection("apps.cozystack.io/v1alpha1", "Postgres", { namespace: "n" });
+    await client.delete(
+      {
+        apiVersion: "apps.cozystack.io/v1alpha1",
+        kind: "Tenant",
+        name: "t",
+        namespace: "tenant-a",
+      },
+      opts,
+    );
+    await client.deleteCollection(
+      { apiVersion: "apps.cozystack.io/v1alpha1", kind: "Postgres" },
+      { namespace: "n" },
+    );
     const signal = new AbortController().signal;
-    for await (const _ of client.watch("v1", "ConfigMap", { namespace: "n" }, signal));
+    for await (const _ of client.watch(
+      { apiVersion: "v1", kind: "ConfigMap" },
+      { namespace: "n", signal },
+    ));
     assert.deepEqual(calls, [
-      'get ["v1","ConfigMap","a","n"]',
-      'list ["v1","ConfigMap",{"namespace":"n"}]',
-      'delete ["apps.cozystack.io/v1alpha1","Tenant","t","tenant-a",{"propagationPolicy":"Background"}]',
-      'deleteCollection ["apps.cozystack.io/v1alpha1","Postgres",{"namespace":"n"}]',
-      'watch ["v1","ConfigMap",{"namespace":"n"}]',
+      'get [{"apiVersion":"v1","kind":"ConfigMap","name":"a","namespace":"n"},null]',
+      'list [{"apiVersion":"v1","kind":"ConfigMap"},{"namespace":"n"}]',
+      'delete [{"apiVersion":"apps.cozystack.io/v1alpha1","kind":"Tenant","name":"t","namespace":"tenant-a"},{"propagationPolicy":"Background"}]',
+      'deleteCollection [{"apiVersion":"apps.cozystack.io/v1alpha1","kind":"Postgres"},{"namespace":"n"}]',
+      'watch [{"apiVersion":"v1","kind":"ConfigMap"},{"namespace":"n","signal":{}}]',
     ]);
   });
 
   it("lets a kind of * stand for every kind of its apiVersion only", async () => {
     const { calls, client } = setUp();
-    await client.get("apps.cozystack.io/v1alpha1", "Redis", "r", "n");
+    await client.get({
+      apiVersion: "apps.cozystack.io/v1alpha1",
+      kind: "Redis",
+      name: "r",
+      namespace: "n",
+    });
     await refused(
-      () => client.get("apps.cozystack.io/v1beta1", "Redis", "r", "n"),
+      () =>
+        client.get({
+          apiVersion: "apps.cozystack.io/v1beta1",
+          kind: "Redis",
+          name: "r",
+          namespace: "n",
+        }),
       /may not get Redis/,
     );
-    await refused(() => client.get("v1", "Secret", "s", "n"), /may not get Secret/);
+    await refused(
+      () => client.get({ apiVersion: "v1", kind: "Secret", name: "s", namespace: "n" }),
+      /may not get Secret/,
+    );
     assert.equal(calls.length, 1);
   });
 
   it("refuses a verb the hook did not declare for that kind", async () => {
     const { calls, client } = setUp();
-    await refused(() => client.delete("v1", "ConfigMap", "a", "n"), /may not delete ConfigMap/);
-    await refused(() => client.deleteCollection("v1", "ConfigMap", {}), /may not delete ConfigMap/);
+    await refused(
+      () => client.delete({ apiVersion: "v1", kind: "ConfigMap", name: "a", namespace: "n" }),
+      /may not delete ConfigMap/,
+    );
+    await refused(
+      () => client.deleteCollection({ apiVersion: "v1", kind: "ConfigMap" }, {}),
+      /may not delete ConfigMap/,
+    );
     // As the HTTP client's watch, a refused one fails once iterated.
     await refused(async () => {
-      for await (const _ of client.watch("v1", "Secret", {}, new AbortController().signal));
+      for await (const _ of client.watch(
+        { apiVersion: "v1", kind: "Secret" },
+        { signal: new AbortController().signal },
+      ));
     }, /may not list Secret/);
     assert.deepEqual(calls, []);
   });
@@ -117,7 +160,7 @@ describe("limitedClient", () => {
   it("names the object and its group in the refusal", async () => {
     const { client } = setUp();
     await assert.rejects(
-      async () => client.delete("v1", "ConfigMap", "a", "n"),
+      async () => client.delete({ apiVersion: "v1", kind: "ConfigMap", name: "a", namespace: "n" }),
       (e: unknown) => {
         const details = (e as { details: Record<string, unknown> }).details;
         assert.deepEqual(details, { name: "a", group: "", kind: "ConfigMap" });
@@ -125,7 +168,7 @@ describe("limitedClient", () => {
       },
     );
     await assert.rejects(
-      async () => client.get("example.com/v1", "Widget", "w"),
+      async () => client.get({ apiVersion: "example.com/v1", kind: "Widget", name: "w" }),
       (e: unknown) => {
         assert.equal((e as { details: { group: string } }).details.group, "example.com");
         return true;
@@ -139,13 +182,23 @@ describe("limitedClient", () => {
     await refused(() => client.create(app), /may not create objects/);
     await refused(() => client.update(app), /may not update objects/);
     await refused(
-      () => client.patch("apps.cozystack.io/v1alpha1", "Tenant", "a", "n", {}, "merge"),
+      () =>
+        client.patch(
+          { apiVersion: "apps.cozystack.io/v1alpha1", kind: "Tenant", name: "a", namespace: "n" },
+          {},
+          { type: "merge" },
+        ),
       /may not patch objects/,
     );
     await refused(() => client.apply(app, { fieldManager: "hook" }), /may not apply objects/);
     await refused(() => client.updateStatus(app), /may not write status/);
     await refused(
-      () => client.patchStatus("apps.cozystack.io/v1alpha1", "Tenant", "a", "n", {}, "merge"),
+      () =>
+        client.patchStatus(
+          { apiVersion: "apps.cozystack.io/v1alpha1", kind: "Tenant", name: "a", namespace: "n" },
+          {},
+          { type: "merge" },
+        ),
       /may not write status/,
     );
     await refused(() => client.request("GET", "/api/v1/secrets"), /may not send raw requests/);
@@ -156,7 +209,7 @@ describe("limitedClient", () => {
     const { client } = setUp();
     let pending: Promise<unknown> | undefined;
     assert.doesNotThrow(() => {
-      pending = client.get("v1", "Secret", "s", "n");
+      pending = client.get({ apiVersion: "v1", kind: "Secret", name: "s", namespace: "n" });
     });
     await assert.rejects(pending!, (e: unknown) => hasCode(e, 403));
     assert.doesNotThrow(() => {

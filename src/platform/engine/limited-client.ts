@@ -3,7 +3,7 @@
  * Anything else is refused with a Forbidden error before a request is sent, so a
  * hook cannot reach beyond what its module says it needs.
  */
-import { ForbiddenError } from "../../api/errors.js";
+import { ForbiddenError } from "../../api/index.js";
 import type { Client } from "../../client/index.js";
 import type { HookPermission } from "./module.js";
 
@@ -31,27 +31,27 @@ export function limitedClient(client: Client, permissions: HookPermission[]): Cl
   };
   return {
     mapper: client.mapper,
-    get: async (apiVersion, kind, name, namespace) => {
-      guard("get", apiVersion, kind, name);
-      return client.get(apiVersion, kind, name, namespace);
+    get: async (ref, opts) => {
+      guard("get", ref.apiVersion, ref.kind, ref.name);
+      return client.get(ref, opts);
     },
-    list: async (apiVersion, kind, opts) => {
-      guard("list", apiVersion, kind);
-      return client.list(apiVersion, kind, opts);
+    list: async (type, opts) => {
+      guard("list", type.apiVersion, type.kind);
+      return client.list(type, opts);
     },
     // A refused watch fails when iterated, as a watch the server refuses does.
-    watch: (apiVersion, kind, opts, signal) =>
+    watch: (type, opts) =>
       (async function* () {
-        guard("list", apiVersion, kind);
-        yield* client.watch(apiVersion, kind, opts, signal);
+        guard("list", type.apiVersion, type.kind);
+        yield* client.watch(type, opts);
       })(),
-    delete: async (apiVersion, kind, name, namespace, opts) => {
-      guard("delete", apiVersion, kind, name);
-      return client.delete(apiVersion, kind, name, namespace, opts);
+    delete: async (ref, opts) => {
+      guard("delete", ref.apiVersion, ref.kind, ref.name);
+      return client.delete(ref, opts);
     },
-    deleteCollection: async (apiVersion, kind, opts) => {
-      guard("delete", apiVersion, kind);
-      return client.deleteCollection(apiVersion, kind, opts);
+    deleteCollection: async (type, opts) => {
+      guard("delete", type.apiVersion, type.kind);
+      return client.deleteCollection(type, opts);
     },
     create: refuse("create objects"),
     update: refuse("update objects"),

@@ -5,22 +5,21 @@
  * limited to what they declare; `status` reads the children back into
  * conditions. One module per app, one folder per module under `platform/apps/`.
  */
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 import type { Client } from "../../client/index.js";
 import type { Condition } from "../../runtime/index.js";
 import type { ApplicationDefinition } from "../definitions.js";
 
-export const APPS_GROUP = "apps.cozystack.io";
-export const APPS_VERSION = "v1alpha1";
-export const APPS_API_VERSION = `${APPS_GROUP}/${APPS_VERSION}`;
-
-export const LABEL_APP_KIND = "apps.cozystack.io/application.kind";
-export const LABEL_APP_GROUP = "apps.cozystack.io/application.group";
-export const LABEL_APP_NAME = "apps.cozystack.io/application.name";
-/** The uid of the app that applied a child (as kube's `batch.kubernetes.io/controller-uid`). */
-export const LABEL_APP_UID = "apps.cozystack.io/application.uid";
-/** On module apps a Tenant renders into its namespace. */
-export const LABEL_TENANT_MODULE = "internal.cozystack.io/tenantmodule";
+export {
+  APPS_API_VERSION,
+  APPS_GROUP,
+  APPS_VERSION,
+  LABEL_APP_GROUP,
+  LABEL_APP_KIND,
+  LABEL_APP_NAME,
+  LABEL_APP_UID,
+  LABEL_TENANT_MODULE,
+} from "../apps-api.js";
 
 /** An application object of `apps.cozystack.io/v1alpha1`. */
 export interface App extends KubeObject {

@@ -21,7 +21,7 @@
  * uid label, so only children pruned by the render or left by an uninstall
  * since then lack it, and they lie inside the scope like any other.
  */
-import type { KubeObject } from "../../api/types.js";
+import type { KubeObject } from "../../api/index.js";
 import { describeEntry } from "./inventory.js";
 import {
   APPS_GROUP,

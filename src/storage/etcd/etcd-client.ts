@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { Etcd3, type IKeyValue } from "etcd3";
-import { RequestEntityTooLargeError } from "../../api/errors.js";
+import { RequestEntityTooLargeError } from "../../api/index.js";
 import type { KeyValue } from "../backend.js";
 import { BackendClosedError } from "../errors.js";
 import { prefixEnd } from "../keys.js";

@@ -108,7 +108,12 @@ export class Sentinels {
 
   private async get(s: Sentinel): Promise<KubeObject | undefined> {
     try {
-      return await this.admin.get(s.apiVersion, s.kind, s.name, s.namespace);
+      return await this.admin.get({
+        apiVersion: s.apiVersion,
+        kind: s.kind,
+        name: s.name,
+        namespace: s.namespace,
+      });
     } catch (e) {
       if ((e as { code?: number }).code === 404) return undefined;
       throw e;
@@ -121,12 +126,9 @@ export class Sentinels {
     if ((obj.metadata.finalizers ?? []).length > 0)
       await this.admin
         .patch(
-          s.apiVersion,
-          s.kind,
-          s.name,
-          s.namespace,
+          { apiVersion: s.apiVersion, kind: s.kind, name: s.name, namespace: s.namespace },
           { metadata: { finalizers: null } },
-          "merge",
+          { type: "merge" },
         )
         .catch(ignore);
     if (s.kind === "Namespace") {
@@ -142,7 +144,10 @@ export class Sentinels {
         .catch(ignore);
     }
     await this.admin
-      .delete(s.apiVersion, s.kind, s.name, s.namespace, { gracePeriodSeconds: 0 })
+      .delete(
+        { apiVersion: s.apiVersion, kind: s.kind, name: s.name, namespace: s.namespace },
+        { gracePeriodSeconds: 0 },
+      )
       .catch(ignore);
   }
 

@@ -17,7 +17,13 @@ import { ApiServer } from "../../../src/apiserver/index.js";
 import { platformAdmission } from "../../../src/cli/platform.js";
 import { createHttpClient, type HttpClient } from "../../../src/client/index.js";
 import { bootstrapPlatform } from "../../../src/platform/bootstrap.js";
-import { crdFor, definitionsDir, loadDefinitions } from "../../../src/platform/index.js";
+import {
+  assemble,
+  COMPONENTS,
+  crdFor,
+  definitionsDir,
+  loadDefinitions,
+} from "../../../src/platform/index.js";
 import type { Backend } from "../../../src/storage/index.js";
 import { openSqliteBackend } from "../../../src/storage/index.js";
 import { REPO_ROOT } from "../hearth-process.js";
@@ -61,7 +67,7 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await bootstrapPlatform(client, [...definitions.values()], controller.signal);
+    await bootstrapPlatform(client, assemble(COMPONENTS, definitions), controller.signal);
     const crds = [
       ...["Tenant", "Etcd"].map((kind) => crdFor(definitions.get(kind)!)),
       ...["crontab-crd.yaml", "widget-crd.yaml"].map((f) =>
@@ -88,7 +94,7 @@ async function served(client: HttpClient, apiVersion: string, kind: string): Pro
   const deadline = Date.now() + 10_000;
   for (;;) {
     try {
-      await client.list(apiVersion, kind, { namespace: "default" });
+      await client.list({ apiVersion, kind }, { namespace: "default" });
       return;
     } catch (e) {
       if (Date.now() > deadline) throw new Error(`${kind} is not served: ${String(e)}`);

@@ -3,7 +3,7 @@
  * ValidatingAdmissionPolicy and of a ValidatingAdmissionPolicyBinding, as stored
  * (after defaulting). Only the fields the plugin uses are typed.
  */
-import type { KubeObject } from "../../../api/types.js";
+import type { KubeObject } from "../../../api/index.js";
 
 export interface LabelSelector {
   matchLabels?: Record<string, string>;

@@ -7,9 +7,10 @@ import {
   type FieldError,
   forbiddenValue,
   invalidValue,
+  labelValue,
+  qualifiedName,
   requiredValue,
-} from "../../../api/errors.js";
-import { labelValue, qualifiedName } from "../../../api/names.js";
+} from "../../../api/index.js";
 import { notSupported } from "../../validation/field-errors.js";
 import type { LabelSelector, MatchResources, NamedRuleWithOperations } from "./api-types.js";
 

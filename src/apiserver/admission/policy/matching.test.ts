@@ -1,7 +1,7 @@
 /** Request matching: resource rules with wildcards and subresources, scope, selectors. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { KubeObject } from "../../../api/types.js";
+import type { KubeObject } from "../../../api/index.js";
 import type { MatchResources, NamedRuleWithOperations } from "./api-types.js";
 import { type MatchRequest, matchesResources, matchesRule } from "./matching.js";
 

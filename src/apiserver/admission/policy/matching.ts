@@ -5,8 +5,9 @@
  * groups × versions × resources incl. `*` and `pods/status`-style subresources,
  * scope, resourceNames). An empty resourceRules list does not constrain.
  */
-import { labelSelectorFromObject } from "../../../api/selectors.js";
-import type { KubeObject } from "../../../api/types.js";
+
+import type { KubeObject } from "../../../api/index.js";
+import { labelSelectorFromObject } from "../../../api/index.js";
 import type { LabelSelector, MatchResources, NamedRuleWithOperations } from "./api-types.js";
 
 /** The request as the matcher sees it. */

@@ -5,9 +5,10 @@
  * `paramRef.namespace` or the request's namespace for namespaced kinds. No params
  * found with `parameterNotFoundAction: Deny` is a configuration error.
  */
-import { labelSelectorFromObject } from "../../../api/selectors.js";
-import type { KubeObject } from "../../../api/types.js";
-import type { Backend } from "../../../storage/backend.js";
+
+import type { KubeObject } from "../../../api/index.js";
+import { labelSelectorFromObject } from "../../../api/index.js";
+import type { Backend } from "../../../storage/index.js";
 import type { ResourceRegistry } from "../../resources/registry.js";
 import type { ResourceType } from "../../resources/resource-type.js";
 import { listPrefix, objectKey } from "../../store/keys.js";

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
-import { ApiError } from "../../../api/errors.js";
-import type { KubeObject } from "../../../api/types.js";
+import type { KubeObject } from "../../../api/index.js";
+import { ApiError } from "../../../api/index.js";
 import { MemoryBackend } from "../../../storage/index.js";
 import { builtinTypes } from "../../resources/builtin.js";
 import { ResourceRegistry } from "../../resources/registry.js";

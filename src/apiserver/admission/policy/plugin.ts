@@ -6,9 +6,10 @@
  * `Warning` header, Audit is accepted and not recorded. Evaluation and
  * configuration errors follow the policy's failurePolicy.
  */
-import { ApiError, qualifiedResource } from "../../../api/errors.js";
-import type { KubeObject } from "../../../api/types.js";
-import type { Backend } from "../../../storage/backend.js";
+
+import type { KubeObject } from "../../../api/index.js";
+import { ApiError, qualifiedResource } from "../../../api/index.js";
+import type { Backend } from "../../../storage/index.js";
 import type { ResourceRegistry } from "../../resources/registry.js";
 import { type NamespaceLookup, readNamespace } from "../namespace-lifecycle.js";
 import type { AdmissionAttributes, AdmissionPlugin } from "../types.js";

@@ -5,7 +5,7 @@
  * (store/cache-sync.ts), so a policy applies to the very next request. Each policy's CEL is
  * compiled on first use and kept until its generation changes.
  */
-import type { Backend, StorageEvent } from "../../../storage/backend.js";
+import type { Backend, StorageEvent } from "../../../storage/index.js";
 import { type FollowedPrefix, followPrefix, WatchProgress } from "../../store/cache-sync.js";
 import { collectionPrefix } from "../../store/keys.js";
 import { decodeObject } from "../../store/object-store.js";

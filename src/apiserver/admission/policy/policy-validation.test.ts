@@ -1,8 +1,8 @@
 /** Create/update checks of policies and bindings, after defaulting, in kube's words. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { fieldErrorMessage } from "../../../api/errors.js";
-import type { KubeObject } from "../../../api/types.js";
+import type { KubeObject } from "../../../api/index.js";
+import { fieldErrorMessage } from "../../../api/index.js";
 import { bindingResourceType, policyResourceType } from "./resource-types.js";
 
 function messages(kind: "policy" | "binding", spec: Record<string, unknown>): string[] {

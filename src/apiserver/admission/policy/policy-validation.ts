@@ -5,9 +5,16 @@
  * (`spec.validations[0].expression: Invalid value: "object.foo ==": compilation failed: …`);
  * a binding that asks for both Deny and Warn is refused likewise.
  */
-import { type FieldError, invalidValue, requiredValue } from "../../../api/errors.js";
-import { dns1123Subdomain, pathSegmentName, qualifiedName } from "../../../api/names.js";
-import type { KubeObject } from "../../../api/types.js";
+
+import type { KubeObject } from "../../../api/index.js";
+import {
+  dns1123Subdomain,
+  type FieldError,
+  invalidValue,
+  pathSegmentName,
+  qualifiedName,
+  requiredValue,
+} from "../../../api/index.js";
 import { duplicate, notSupported, tooMany } from "../../validation/field-errors.js";
 import type { BindingSpec, PolicySpec } from "./api-types.js";
 import { compileExpression } from "./cel-compile.js";

@@ -5,7 +5,7 @@
  * Equivalent, empty selectors, rule scope `*`), and the checks of
  * policy-validation.ts.
  */
-import type { KubeObject } from "../../../api/types.js";
+import type { KubeObject } from "../../../api/index.js";
 import { type ResourceType, STANDARD_VERBS } from "../../resources/resource-type.js";
 import {
   validatingAdmissionPolicyBindingSchema,

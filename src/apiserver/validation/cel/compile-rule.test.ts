@@ -1,7 +1,7 @@
 /** Compiling CRD validation rules: what compiles, and kube's words for what does not. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Schema } from "../../../api/schema.js";
+import type { Schema } from "../../../api/index.js";
 import { compileRule } from "./compile-rule.js";
 
 const spec: Schema = {

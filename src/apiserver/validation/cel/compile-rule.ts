@@ -5,7 +5,7 @@
  * A `messageExpression` is compiled the same way and must yield a string.
  */
 import { type CelInput, type CelResult, parse, plan } from "@bufbuild/cel";
-import type { Schema } from "../../../api/schema.js";
+import type { Schema } from "../../../api/index.js";
 import { ruleEnvironment } from "./environment.js";
 import { formatIssues, syntaxIssue } from "./source-errors.js";
 import { checkExpression } from "./static-check.js";

@@ -1,8 +1,8 @@
 /** Running CRD validation rules on objects: immutability, limits, lists, messages, reasons. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { fieldErrorMessage } from "../../../api/errors.js";
-import type { Schema } from "../../../api/schema.js";
+import type { Schema } from "../../../api/index.js";
+import { fieldErrorMessage } from "../../../api/index.js";
 import { evaluateRules } from "./evaluate.js";
 import { buildRuleTree } from "./rule-tree.js";
 

@@ -7,8 +7,7 @@
  * an update are ratcheted (not reported), as kube does since 1.30.
  */
 import { type CelInput, isCelError } from "@bufbuild/cel";
-import type { FieldError } from "../../../api/errors.js";
-import type { Schema } from "../../../api/schema.js";
+import type { FieldError, Schema } from "../../../api/index.js";
 import { isDeepEqual } from "../json-equal.js";
 import { childPath, indexPath } from "../schema-nav.js";
 import type { CompiledRule, RuleBindings } from "./compile-rule.js";

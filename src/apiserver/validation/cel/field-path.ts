@@ -4,7 +4,7 @@
  * against the schema when the CRD is written and appended to the error's field
  * when the rule fails (`spec` + `.replicas` → `spec.replicas`; a map key → `[key]`).
  */
-import type { Schema } from "../../../api/schema.js";
+import type { Schema } from "../../../api/index.js";
 
 /** Tokens: `.name`, `['quoted']`. */
 const TOKEN = /\.([^.[\]]+)|\[\s*'((?:[^'\\]|\\.)*)'\s*\]/y;

@@ -9,7 +9,7 @@ import {
   forbiddenValue,
   invalidValue,
   requiredValue,
-} from "../../../api/errors.js";
+} from "../../../api/index.js";
 import type { ValidationRule } from "./compile-rule.js";
 
 /** The reasons a rule may give; others are refused when the CRD is written. */

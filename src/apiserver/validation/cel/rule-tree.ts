@@ -3,7 +3,7 @@
  * node that has rules itself or below it (properties, map values, list items).
  * Built once per served CRD version and reused by every request.
  */
-import type { Schema } from "../../../api/schema.js";
+import type { Schema } from "../../../api/index.js";
 import { type CompiledRule, compileRule, type RuleCompileError } from "./compile-rule.js";
 
 export interface RuleNode {

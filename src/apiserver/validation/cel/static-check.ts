@@ -7,7 +7,7 @@
  * everything else is `dyn` and left to run time.
  */
 import type { parse } from "@bufbuild/cel";
-import type { Schema } from "../../../api/schema.js";
+import type { Schema } from "../../../api/index.js";
 import { KNOWN_FUNCTIONS, OLD_SELF, SELF, TYPE_NAMES } from "./environment.js";
 import type { SourceIssue } from "./source-errors.js";
 import { escapePropertyName, hasStructure } from "./values.js";

@@ -6,7 +6,7 @@
  * root `metadata` shows only `name` and `generateName`.
  */
 import { type CelInput, celList, celMap } from "@bufbuild/cel";
-import type { Schema } from "../../../api/schema.js";
+import type { Schema } from "../../../api/index.js";
 
 const RESERVED = new Set([
   "true",

@@ -1,7 +1,7 @@
 /** The Etcd app's admission rules: its name, odd replicas, a size above zero, a sticky storage class. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { KubeObject } from "../../../api/types.js";
+import type { KubeObject } from "../../../api/index.js";
 import { type EtcdAdmissionRequest, etcdSpecErrors } from "./admission.js";
 
 const etcd = (spec: Record<string, unknown>, name = "etcd"): KubeObject => ({

@@ -6,9 +6,15 @@
  * `storageClass` chosen at creation sticks, since the members' volumes were
  * made in it.
  */
-import { type FieldError, forbiddenValue, invalidValue } from "../../../api/errors.js";
-import { isQuantity, quantityValue } from "../../../api/quantity.js";
-import type { KubeObject } from "../../../api/types.js";
+
+import type { KubeObject } from "../../../api/index.js";
+import {
+  type FieldError,
+  forbiddenValue,
+  invalidValue,
+  isQuantity,
+  quantityValue,
+} from "../../../api/index.js";
 import { ETCD_APP_NAME } from "./naming.js";
 
 type Spec = Record<string, unknown>;

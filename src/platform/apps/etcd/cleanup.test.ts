@@ -6,9 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { NotFoundError } from "../../../api/errors.js";
-import type { KubeList, KubeObject } from "../../../api/types.js";
-import type { Client, ListOptions } from "../../../client/index.js";
+import type { KubeList, KubeObject } from "../../../api/index.js";
+import { NotFoundError } from "../../../api/index.js";
+import type { Client, ListOptions, ObjectRef, TypeRef } from "../../../client/index.js";
 import { limitedClient } from "../../engine/limited-client.js";
 import { APPS_API_VERSION, type HookResult } from "../../engine/module.js";
 import { CLEANUP_PERMISSIONS, postDelete } from "./cleanup.js";
@@ -55,14 +55,14 @@ class Store {
       updateStatus: unused("updateStatus"),
       patchStatus: unused("patchStatus"),
       request: unused("request"),
-      list: async <T extends KubeObject>(apiVersion: string, kind: string, opts?: ListOptions) =>
+      list: async <T extends KubeObject>({ apiVersion, kind }: TypeRef, opts?: ListOptions) =>
         ({
           apiVersion,
           kind: `${kind}List`,
           metadata: {},
           items: [...this.objects.values()].filter((o) => o.kind === kind && matches(o, opts)),
         }) as KubeList<T>,
-      delete: async (_apiVersion: string, kind: string, name: string, namespace?: string) => {
+      delete: async ({ kind, name, namespace }: ObjectRef) => {
         const key = `${kind}/${namespace ?? ""}/${name}`;
         this.deletes.push(key);
         const obj = this.objects.get(key);

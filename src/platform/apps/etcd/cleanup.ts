@@ -8,11 +8,10 @@
  * its reclaim policy keeps (Retain) or that failed to be freed is reported as
  * residue rather than waited on forever.
  */
-import { hasCode } from "../../../api/errors.js";
-import type { KubeObject } from "../../../api/types.js";
-import type { Client } from "../../../client/index.js";
+import type { KubeObject } from "../../../api/index.js";
+import { type Client, ignoreNotFound } from "../../../client/index.js";
 import type { HookContext, HookPermission, HookResult } from "../../engine/module.js";
-import { dataClaimName, ETCD_API_VERSION, LABEL_CLUSTER } from "../../operators/etcd/types.js";
+import { dataClaimName, ETCD_API_VERSION, LABEL_CLUSTER } from "../../operators/etcd/index.js";
 import { TLS_SECRETS } from "./naming.js";
 
 export const CLEANUP_PERMISSIONS: HookPermission[] = [
@@ -37,11 +36,7 @@ async function deleteIfPresent(
   name: string,
   namespace: string,
 ): Promise<void> {
-  try {
-    await client.delete("v1", kind, name, namespace);
-  } catch (e) {
-    if (!hasCode(e, 404)) throw e;
-  }
+  await ignoreNotFound(client.delete({ apiVersion: "v1", kind, name, namespace }));
 }
 
 const names = (objs: KubeObject[]) =>
@@ -59,17 +54,17 @@ export async function postDelete({ app, client }: HookContext): Promise<HookResu
   const namespace = app.metadata.namespace!;
   const selector = { namespace, labelSelector: `${LABEL_CLUSTER}=${cluster}` };
   const running = [
-    ...(await client.list(ETCD_API_VERSION, "EtcdMember", selector)).items,
-    ...(await client.list("v1", "Pod", selector)).items,
+    ...(await client.list({ apiVersion: ETCD_API_VERSION, kind: "EtcdMember" }, selector)).items,
+    ...(await client.list({ apiVersion: "v1", kind: "Pod" }, selector)).items,
   ];
   if (running.length > 0)
     return {
       done: false,
       waitingFor: `${running.length} members and pods of EtcdCluster ${cluster} to be gone (${names(running)})`,
     };
-  const claims = (await client.list("v1", "PersistentVolumeClaim", selector)).items.filter((c) =>
-    isDataClaim(cluster, c.metadata.name),
-  );
+  const claims = (
+    await client.list({ apiVersion: "v1", kind: "PersistentVolumeClaim" }, selector)
+  ).items.filter((c) => isDataClaim(cluster, c.metadata.name));
   for (const c of claims)
     if (!c.metadata.deletionTimestamp)
       await deleteIfPresent(client, "PersistentVolumeClaim", c.metadata.name!, namespace);
@@ -80,7 +75,9 @@ export async function postDelete({ app, client }: HookContext): Promise<HookResu
       done: false,
       waitingFor: `${claims.length} data claims to be deleted (${names(claims)})`,
     };
-  const volumes = ((await client.list("v1", "PersistentVolume")).items as Volume[]).filter(
+  const volumes = (
+    (await client.list({ apiVersion: "v1", kind: "PersistentVolume" })).items as Volume[]
+  ).filter(
     (v) => v.spec?.claimRef?.namespace === namespace && isDataClaim(cluster, v.spec.claimRef.name),
   );
   const kept = volumes.filter(

@@ -7,6 +7,7 @@
  * else, or does not yield a bool.
  */
 import { CelScalar, celEnv, isCelError, parse, plan } from "@bufbuild/cel";
+import { errorText } from "../../../client/index.js";
 
 /** Cozystack's rule: the quota is 80 % used, or over 200 MiB could be freed. */
 export const DEFAULT_DEFRAG_RULE = "dbQuotaUsage > 0.8 || dbSize - dbSizeInUse > 200*1024*1024";
@@ -54,7 +55,7 @@ export function compileDefragRule(source: string): DefragRule {
   try {
     program = compile(source);
   } catch (e) {
-    throw bad(e instanceof Error ? e.message : String(e));
+    throw bad(errorText(e));
   }
   const run = (s: MemberSizes): boolean => {
     const result = program(bindings(s));

@@ -9,6 +9,7 @@
  * but makes the result not ok.
  */
 import { Etcd3, type IOptions } from "etcd3";
+import { errorText } from "../../../client/index.js";
 import type { DefragRule, MemberSizes } from "./defrag-rule.js";
 
 export interface EtcdTls {
@@ -55,7 +56,7 @@ function connect(hosts: string[], tls: EtcdTls | undefined): Etcd3 {
   return new Etcd3(options);
 }
 
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+const message = errorText;
 const hexId = (id: string) => BigInt(id).toString(16);
 
 /** The first client URL of every member that has one (unstarted learners have none). */

@@ -7,9 +7,11 @@
  * the data claims and TLS Secrets and waits for the volumes (`cleanup.ts`).
  * `defrag.ts` is the work of `hearth etcd-defrag`, which its CronJob runs.
  */
+import type { Component } from "../../component.js";
 import { DATASTORE_API_VERSION } from "../../datastore/index.js";
 import type { ApplicationDefinition } from "../../definitions.js";
 import type { AppModule } from "../../engine/module.js";
+import { etcdSpecErrors } from "./admission.js";
 import { CLEANUP_PERMISSIONS, postDelete } from "./cleanup.js";
 import { dataStoreName } from "./naming.js";
 import { renderEtcd } from "./render.js";
@@ -39,3 +41,10 @@ export function etcdModule(definition: ApplicationDefinition): AppModule {
     hooks: { permissions: CLEANUP_PERMISSIONS, postDelete },
   };
 }
+
+/** The Etcd app and its admission rules (its EtcdCluster is the etcd operator's). */
+export const etcdComponent: Component = {
+  name: "etcd",
+  apps: [{ kind: "Etcd", module: (def) => etcdModule(def) }],
+  admission: [{ kind: "Etcd", check: (req) => etcdSpecErrors(req) }],
+};

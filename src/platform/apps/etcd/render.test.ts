@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { KubeObject } from "../../../api/types.js";
+import type { KubeObject } from "../../../api/index.js";
 import { APPS_API_VERSION, type App } from "../../engine/module.js";
 import { quotaBackendBytes, renderEtcd } from "./render.js";
 

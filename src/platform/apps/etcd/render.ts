@@ -7,8 +7,9 @@
  * runs `hearth etcd-defrag` against the client Service (found through its
  * service-link variable, as Hearth has no DNS) with the client certificate.
  */
-import { quantityMilliValue, quantityValue } from "../../../api/quantity.js";
-import type { KubeObject } from "../../../api/types.js";
+
+import type { KubeObject } from "../../../api/index.js";
+import { quantityMilliValue, quantityValue } from "../../../api/index.js";
 import { DATASTORE_API_VERSION, type DataStore } from "../../datastore/index.js";
 import type { App } from "../../engine/module.js";
 import {
@@ -16,7 +17,7 @@ import {
   clientServiceName,
   ETCD_API_VERSION,
   type EtcdCluster,
-} from "../../operators/etcd/types.js";
+} from "../../operators/etcd/index.js";
 import { DEFAULT_DEFRAG_RULE } from "./defrag-rule.js";
 import { clientEndpoint, dataStoreName, defragCronJobName, TLS_SECRETS } from "./naming.js";
 

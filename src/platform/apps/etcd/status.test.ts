@@ -1,9 +1,9 @@
 /** The Etcd app's readiness, read from its EtcdCluster's status. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { NotFoundError } from "../../../api/errors.js";
-import type { KubeObject } from "../../../api/types.js";
-import type { Client } from "../../../client/index.js";
+import type { KubeObject } from "../../../api/index.js";
+import { NotFoundError } from "../../../api/index.js";
+import type { Client, ObjectRef } from "../../../client/index.js";
 import { APPS_API_VERSION, type App } from "../../engine/module.js";
 import { etcdStatus } from "./status.js";
 
@@ -15,7 +15,7 @@ const app: App = {
 
 /** A reader that knows one EtcdCluster (or none); only `get` is used. */
 function reader(cluster?: KubeObject): Client {
-  const get = async (_v: string, kind: string, name: string, namespace?: string) => {
+  const get = async ({ kind, name, namespace }: ObjectRef) => {
     if (cluster && kind === "EtcdCluster" && name === "etcd" && namespace === "tenant-a")
       return cluster;
     throw new NotFoundError({ group: "etcd.hearth.io", resource: "etcdclusters", name });

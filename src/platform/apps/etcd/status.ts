@@ -4,29 +4,24 @@
  * voter, auth on); otherwise the operator's own reason and message, with how
  * many members are ready.
  */
-import { hasCode } from "../../../api/errors.js";
-import type { Client } from "../../../client/index.js";
+import { type Client, getOptional } from "../../../client/index.js";
 import type { App, WorkloadReport } from "../../engine/module.js";
-import { ETCD_API_VERSION, type EtcdCluster } from "../../operators/etcd/types.js";
+import { ETCD_API_VERSION, type EtcdCluster } from "../../operators/etcd/index.js";
 
 export async function etcdStatus(app: App, reader: Client): Promise<WorkloadReport> {
   const name = app.metadata.name!;
-  let cluster: EtcdCluster;
-  try {
-    cluster = (await reader.get(
-      ETCD_API_VERSION,
-      "EtcdCluster",
-      name,
-      app.metadata.namespace,
-    )) as EtcdCluster;
-  } catch (e) {
-    if (!hasCode(e, 404)) throw e;
+  const cluster = await getOptional<EtcdCluster>(reader, {
+    apiVersion: ETCD_API_VERSION,
+    kind: "EtcdCluster",
+    name,
+    namespace: app.metadata.namespace,
+  });
+  if (!cluster)
     return {
       ready: false,
       reason: "EtcdClusterMissing",
       message: `EtcdCluster ${name} does not exist yet`,
     };
-  }
   const status = cluster.status ?? {};
   const members = `${status.readyMembers ?? 0}/${cluster.spec.replicas} members ready`;
   if ((status.observedGeneration ?? 0) < (cluster.metadata.generation ?? 0))

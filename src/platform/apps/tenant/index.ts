@@ -8,10 +8,10 @@
  * deepest first), then its modules; only then does the engine delete the
  * namespace and the rest.
  */
-import { hasCode } from "../../../api/errors.js";
-import type { KubeObject } from "../../../api/types.js";
-import type { Client } from "../../../client/index.js";
-import type { ApplicationDefinition } from "../../definitions.js";
+import type { KubeObject } from "../../../api/index.js";
+import { type Client, getOptional, ignoreNotFound, refOf } from "../../../client/index.js";
+import type { Component, ComponentContext } from "../../component.js";
+import { type ApplicationDefinition, isModule } from "../../definitions.js";
 import { valuesSecret } from "../../engine/context.js";
 import {
   APPS_API_VERSION,
@@ -23,6 +23,9 @@ import {
   type TenantContext,
   type WorkloadReport,
 } from "../../engine/module.js";
+import { tenantAdmission } from "./admission.js";
+import { tenantGuardrail } from "./guardrail.js";
+import { TENANT_MODULES } from "./modules.js";
 import {
   ancestry,
   LABEL_NO_DELETE,
@@ -32,15 +35,11 @@ import {
   tenantNamespace,
 } from "./naming.js";
 import { quotaObjects } from "./quota.js";
-import { tenantRoleBindings } from "./rbac.js";
+import { tenantClusterRoles, tenantRoleBindings } from "./rbac.js";
 
-/** Module flags of a Tenant and the app kind each installs. */
-export const TENANT_MODULES: Record<string, string> = {
-  etcd: "Etcd",
-  monitoring: "Monitoring",
-  ingress: "Ingress",
-  seaweedfs: "SeaweedFS",
-};
+export { ALLOW_DIRECT_DELETE_LABEL } from "./guardrail.js";
+export { TENANT_MODULES } from "./modules.js";
+export { ROOT_NAMESPACE } from "./naming.js";
 
 interface TenantSpec {
   host?: string;
@@ -139,31 +138,23 @@ export function renderTenant(
 async function tenantStatus(app: App, reader: Client): Promise<WorkloadReport> {
   const ns = ownNamespace(app);
   const fields = { namespace: ns };
-  try {
-    const obj = await reader.get("v1", "Namespace", ns);
-    const phase = (obj.status as { phase?: string } | undefined)?.phase;
-    if (phase === "Active" || phase === undefined)
-      return {
-        ready: true,
-        reason: "NamespaceActive",
-        message: `namespace ${ns} is active`,
-        fields,
-      };
-    return {
-      ready: false,
-      reason: "NamespaceNotActive",
-      message: `namespace ${ns} is ${phase}`,
-      fields,
-    };
-  } catch (e) {
-    if (!hasCode(e, 404)) throw e;
+  const obj = await getOptional(reader, { apiVersion: "v1", kind: "Namespace", name: ns });
+  if (!obj)
     return {
       ready: false,
       reason: "NamespaceMissing",
       message: `namespace ${ns} does not exist yet`,
       fields,
     };
-  }
+  const phase = (obj.status as { phase?: string } | undefined)?.phase;
+  if (phase === "Active" || phase === undefined)
+    return { ready: true, reason: "NamespaceActive", message: `namespace ${ns} is active`, fields };
+  return {
+    ready: false,
+    reason: "NamespaceNotActive",
+    message: `namespace ${ns} is ${phase}`,
+    fields,
+  };
 }
 
 /** The apps in `namespace`, of every served kind; a kind no longer served has none. */
@@ -174,11 +165,10 @@ async function appsIn(
 ): Promise<KubeObject[]> {
   const out: KubeObject[] = [];
   for (const kind of kinds) {
-    try {
-      out.push(...(await client.list(APPS_API_VERSION, kind, { namespace })).items);
-    } catch (e) {
-      if (!hasCode(e, 404)) throw e;
-    }
+    const list = await ignoreNotFound(
+      client.list({ apiVersion: APPS_API_VERSION, kind }, { namespace }),
+    );
+    out.push(...(list?.items ?? []));
   }
   return out;
 }
@@ -194,11 +184,7 @@ async function deleteAndWait(
   if (apps.length === 0) return { done: true };
   for (const a of apps) {
     if (a.metadata.deletionTimestamp) continue;
-    try {
-      await client.delete(APPS_API_VERSION, a.kind, a.metadata.name!, a.metadata.namespace);
-    } catch (e) {
-      if (!hasCode(e, 404)) throw e;
-    }
+    await ignoreNotFound(client.delete(refOf(a)));
   }
   const names = apps.slice(0, 5).map(describe).join(", ");
   return { done: false, waitingFor: `${apps.length} ${what} to be deleted (${names})` };
@@ -239,3 +225,38 @@ export function tenantModule(
     },
   };
 }
+
+/** The four tenant ClusterRoles over every app kind; admin writes all but modules and Tenants. */
+function clusterRoles({ definitions }: ComponentContext): KubeObject[] {
+  const defs = [...definitions.values()];
+  const adminPlurals = defs
+    .filter((d) => !isModule(d) && d.spec.application.kind !== "Tenant")
+    .map((d) => d.spec.application.plural);
+  return tenantClusterRoles(
+    defs.map((d) => d.spec.application.plural),
+    adminPlurals,
+  );
+}
+
+/** The tenant tree: the Tenant app, its roles, guardrail and admission, and tenant-root. */
+export const tenantComponent: Component = {
+  name: "tenant",
+  apps: [{ kind: "Tenant", module: (def, ctx) => tenantModule(def, ctx.servedModules) }],
+  admission: [tenantAdmission],
+  bootstrap: (ctx) => [
+    ...clusterRoles(ctx),
+    ...tenantGuardrail(),
+    {
+      apiVersion: "v1",
+      kind: "Namespace",
+      metadata: { name: ROOT_NAMESPACE, labels: { [LABEL_NO_DELETE]: "true" } },
+    },
+  ],
+  seeds: () => [
+    {
+      apiVersion: APPS_API_VERSION,
+      kind: "Tenant",
+      metadata: { name: "root", namespace: ROOT_NAMESPACE, labels: { [LABEL_NO_DELETE]: "true" } },
+    },
+  ],
+};

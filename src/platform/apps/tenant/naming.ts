@@ -7,7 +7,7 @@ export const ROOT_NAMESPACE = "tenant-root";
 export const TENANT_NAME_PATTERN = /^[a-z][a-z0-9]*$/;
 export const MAX_NAMESPACE_LENGTH = 63;
 
-export const LABEL_NO_DELETE = "platform.cozystack.io/no-delete";
+export { LABEL_NO_DELETE } from "../../guardrails.js";
 /** `tenant.cozystack.io/<ancestor namespace>: ""` on every namespace of the subtree. */
 export const TENANT_LABEL_PREFIX = "tenant.cozystack.io/";
 /** Annotation on a tenant namespace: the namespace its Tenant object lives in. */

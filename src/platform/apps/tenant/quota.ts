@@ -5,7 +5,7 @@
  * pass through — with a LimitRange giving containers defaults (limits 250m /
  * 128Mi, requests 25m / 128Mi) so pods without resources still fit a quota.
  */
-import type { KubeObject } from "../../../api/types.js";
+import type { KubeObject } from "../../../api/index.js";
 
 export const QUOTA_NAME = "tenant-quota";
 export const LIMIT_RANGE_NAME = "tenant-limits";

@@ -5,7 +5,7 @@
  * above it, for the tenant itself and each of its ancestors, so an ancestor's
  * group reaches the whole subtree and a higher level includes the lower ones.
  */
-import type { KubeObject } from "../../../api/types.js";
+import type { KubeObject } from "../../../api/index.js";
 import { ancestry } from "./naming.js";
 
 export const LEVELS = ["view", "use", "admin", "super-admin"] as const;

@@ -10,9 +10,9 @@ import { dirname, resolve } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
-import { ApiError, NotFoundError } from "../../../api/errors.js";
-import type { KubeList, KubeObject } from "../../../api/types.js";
-import type { Client, ListOptions } from "../../../client/index.js";
+import type { KubeList, KubeObject } from "../../../api/index.js";
+import { ApiError, NotFoundError } from "../../../api/index.js";
+import type { Client, ListOptions, ObjectRef, TypeRef } from "../../../client/index.js";
 import { loadDefinitions } from "../../definitions.js";
 import { limitedClient } from "../../engine/limited-client.js";
 import {
@@ -353,7 +353,7 @@ class AppStore {
       updateStatus: unused("updateStatus"),
       patchStatus: unused("patchStatus"),
       request: unused("request"),
-      list: async <T extends KubeObject>(apiVersion: string, kind: string, opts?: ListOptions) => {
+      list: async <T extends KubeObject>({ apiVersion, kind }: TypeRef, opts?: ListOptions) => {
         this.lists.push(kind);
         if (apiVersion !== APPS_API_VERSION || !this.served.has(kind))
           throw new ApiError(404, "NotFound", "the server could not find the requested resource");
@@ -367,7 +367,7 @@ class AppStore {
           items: structuredClone(items),
         } as KubeList<T>;
       },
-      delete: async (_apiVersion: string, kind: string, name: string, namespace?: string) => {
+      delete: async ({ kind, name, namespace }: ObjectRef) => {
         const key = `${kind}/${namespace}/${name}`;
         this.deletes.push(key);
         const obj = this.objects.get(key);

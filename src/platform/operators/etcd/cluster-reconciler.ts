@@ -6,9 +6,8 @@
  * picked up by the next pass. Members leave through their own finalizer
  * (member-reconciler.ts), which removes them from etcd.
  */
-import { hasCode } from "../../../api/errors.js";
-import type { Pod } from "../../../api/pod.js";
-import type { Client, EventRecorder } from "../../../client/index.js";
+import type { Pod } from "../../../api/index.js";
+import { type Client, type EventRecorder, errorText, getOptional } from "../../../client/index.js";
 import { DONE, type Reconciler, type Result } from "../../../runtime/index.js";
 import { clusterStatus, type PassOutcome, writeStatus } from "./cluster-status.js";
 import { EtcdApi, hexId, type Membership } from "./etcd-api.js";
@@ -55,26 +54,25 @@ export class ClusterReconciler implements Reconciler {
 
   async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
     const [namespace, name] = key.split("/") as [string, string];
-    let cluster: EtcdCluster;
-    try {
-      cluster = await this.client.get<EtcdCluster>(
-        ETCD_API_VERSION,
-        "EtcdCluster",
-        name,
-        namespace,
-      );
-    } catch (e) {
-      if (hasCode(e, 404)) return DONE;
-      throw e;
-    }
+    const cluster = await getOptional<EtcdCluster>(this.client, {
+      apiVersion: ETCD_API_VERSION,
+      kind: "EtcdCluster",
+      name,
+      namespace,
+    });
+    if (!cluster) return DONE;
     // Deletion: owner references take everything; members skip leaving etcd.
     if (cluster.metadata.deletionTimestamp) return DONE;
 
     const clientIp = await applyClusterServices(this.client, cluster);
     const selector = { namespace, labelSelector: `${LABEL_CLUSTER}=${name}` };
-    const members = (await this.client.list<EtcdMember>(ETCD_API_VERSION, "EtcdMember", selector))
-      .items;
-    const pods = (await this.client.list<Pod>("v1", "Pod", selector)).items;
+    const members = (
+      await this.client.list<EtcdMember>(
+        { apiVersion: ETCD_API_VERSION, kind: "EtcdMember" },
+        selector,
+      )
+    ).items;
+    const pods = (await this.client.list<Pod>({ apiVersion: "v1", kind: "Pod" }, selector)).items;
     const addresses = new Map<string, string>();
     for (const m of members)
       if (!m.metadata.deletionTimestamp)
@@ -98,7 +96,7 @@ export class ClusterReconciler implements Reconciler {
         try {
           membership = await api.membership();
         } catch (e) {
-          unreachable = `cannot reach etcd: ${(e as Error).message}`;
+          unreachable = `cannot reach etcd: ${errorText(e)}`;
           // Before any member is ready (bootstrap, restart) this is expected.
           if (pods.some(podReady))
             this.events.event(cluster, "Warning", "EtcdUnreachable", unreachable);

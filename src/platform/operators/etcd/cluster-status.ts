@@ -107,11 +107,13 @@ export async function writeStatus(
   const { conditions: b, ...restNew } = status ?? {};
   if (isDeepStrictEqual(restOld, restNew) && sameConditions(a, b)) return;
   await client.patchStatus(
-    cluster.apiVersion,
-    cluster.kind,
-    cluster.metadata.name!,
-    cluster.metadata.namespace,
+    {
+      apiVersion: cluster.apiVersion,
+      kind: cluster.kind,
+      name: cluster.metadata.name!,
+      namespace: cluster.metadata.namespace,
+    },
     { status },
-    "merge",
+    { type: "merge" },
   );
 }

@@ -4,7 +4,7 @@
  * rules: replicas ≥ 0, storage.size a quantity, no operator-owned etcd flag in
  * options, tls and auth immutable once set.
  */
-import type { KubeObject } from "../../../api/types.js";
+import type { KubeObject } from "../../../api/index.js";
 import { rootSchema } from "../../definitions.js";
 import { ETCD_GROUP } from "./types.js";
 

@@ -1,4 +1,8 @@
 /** The etcd operator: EtcdCluster and EtcdMember (`etcd.hearth.io/v1alpha1`) and their controllers. */
+import type { Component } from "../../component.js";
+import { ETCD_CRDS } from "./crds.js";
+import { runEtcdOperator } from "./operator.js";
+
 export { ETCD_CLUSTER_CRD, ETCD_CRDS, ETCD_MEMBER_CRD } from "./crds.js";
 export { effectiveOptions } from "./member-pod.js";
 export { type EtcdOperatorOptions, runEtcdOperator } from "./operator.js";
@@ -13,3 +17,10 @@ export {
   LABEL_CLUSTER,
   MANAGER as ETCD_OPERATOR_MANAGER,
 } from "./types.js";
+
+export const etcdOperatorComponent: Component = {
+  name: "etcd-operator",
+  crds: ETCD_CRDS,
+  controllers: [{ name: "etcd-operator", run: runEtcdOperator }],
+};
+export { CLIENT_PORT, dataClaimName } from "./types.js";

@@ -8,9 +8,8 @@
  * data directory holds a member, so a recreated pod comes back on its data.
  */
 
-import type { Pod } from "../../../api/pod.js";
-import { quantityValue } from "../../../api/quantity.js";
-import type { PersistentVolumeClaim } from "../../../api/storage.js";
+import type { PersistentVolumeClaim, Pod } from "../../../api/index.js";
+import { quantityValue } from "../../../api/index.js";
 import { TYPED_OPTIONS } from "./crds.js";
 import {
   CLIENT_PORT,

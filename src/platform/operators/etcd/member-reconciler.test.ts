@@ -7,9 +7,9 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { NotFoundError } from "../../../api/errors.js";
-import type { KubeObject } from "../../../api/types.js";
-import type { Client, EventRecorder } from "../../../client/index.js";
+import type { KubeObject } from "../../../api/index.js";
+import { NotFoundError } from "../../../api/index.js";
+import type { Client, EventRecorder, ObjectRef } from "../../../client/index.js";
 import { DONE } from "../../../runtime/index.js";
 import { MemberReconciler } from "./member-reconciler.js";
 import { ETCD_API_VERSION, type EtcdCluster, type EtcdMember, MEMBER_FINALIZER } from "./types.js";
@@ -60,7 +60,7 @@ function member(deletedMinutesAgo: number): EtcdMember {
 function fakeClient(objects: KubeObject[]) {
   const patches: { kind: string; name: string; body: unknown }[] = [];
   const client = {
-    async get(_apiVersion: string, kind: string, name: string) {
+    async get({ kind, name }: ObjectRef) {
       const found = objects.find((o) => o.kind === kind && o.metadata.name === name);
       if (!found) throw new NotFoundError({ group: "", resource: kind.toLowerCase(), name });
       return structuredClone(found);
@@ -68,7 +68,7 @@ function fakeClient(objects: KubeObject[]) {
     async list() {
       return { items: [] };
     },
-    async patch(_apiVersion: string, kind: string, name: string, _ns: string, body: unknown) {
+    async patch({ kind, name }: ObjectRef, body: unknown) {
       patches.push({ kind, name, body });
       return {};
     },

@@ -7,15 +7,14 @@
  * quorum; skipped when the whole cluster is being deleted or is gone, and
  * given up (with a Warning Event) after 5 minutes of failing.
  */
-import { hasCode } from "../../../api/errors.js";
-import type { Pod } from "../../../api/pod.js";
-import type { KubeObject } from "../../../api/types.js";
-import type { Client, EventRecorder } from "../../../client/index.js";
+import type { KubeObject, Pod } from "../../../api/index.js";
+import { type Client, type EventRecorder, errorText, getOptional } from "../../../client/index.js";
 import { DONE, type Reconciler, type Result } from "../../../runtime/index.js";
 import type { TlsSecret } from "../../pki-secrets.js";
 import { secretPems } from "../../pki-secrets.js";
 import { EtcdApi } from "./etcd-api.js";
 import { memberClaim, memberPod } from "./member-pod.js";
+import { removeBlocked, votersToCheck } from "./quorum-guard.js";
 import {
   clientUrl,
   dataClaimName,
@@ -46,12 +45,7 @@ export class MemberReconciler implements Reconciler {
     name: string,
     ns: string,
   ): Promise<T | undefined> {
-    try {
-      return await this.client.get<T>(apiVersion, kind, name, ns);
-    } catch (e) {
-      if (hasCode(e, 404)) return undefined;
-      throw e;
-    }
+    return getOptional<T>(this.client, { apiVersion, kind, name, namespace: ns });
   }
 
   async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
@@ -79,7 +73,7 @@ export class MemberReconciler implements Reconciler {
             member,
             "Warning",
             "MemberRemoveSkipped",
-            `released without leaving etcd after ${LEAVE_DEADLINE_MS / 60_000} minutes: ${(e as Error).message}`,
+            `released without leaving etcd after ${LEAVE_DEADLINE_MS / 60_000} minutes: ${errorText(e)}`,
           );
         }
       }
@@ -102,7 +96,7 @@ export class MemberReconciler implements Reconciler {
     let pod = await this.find<Pod>("v1", "Pod", name, namespace);
     if (cluster.spec.replicas === 0) {
       if (pod && !pod.metadata.deletionTimestamp)
-        await this.client.delete("v1", "Pod", name, namespace);
+        await this.client.delete({ apiVersion: "v1", kind: "Pod", name, namespace });
     } else if (!pod) {
       pod = await this.client.create(memberPod(cluster, member, address));
       this.events.event(member, "Normal", "PodCreated", `created pod ${name}`);
@@ -112,24 +106,23 @@ export class MemberReconciler implements Reconciler {
     const podIP = pod?.status?.podIP;
     if (member.status?.ready !== ready || member.status?.podIP !== podIP)
       await this.client.patchStatus(
-        ETCD_API_VERSION,
-        "EtcdMember",
-        name,
-        namespace,
+        { apiVersion: ETCD_API_VERSION, kind: "EtcdMember", name, namespace },
         { status: { ready, podIP: podIP ?? null } },
-        "merge",
+        { type: "merge" },
       );
     return DONE;
   }
 
   private async setFinalizers(member: EtcdMember, finalizers: string[]): Promise<void> {
     await this.client.patch(
-      ETCD_API_VERSION,
-      "EtcdMember",
-      member.metadata.name!,
-      member.metadata.namespace,
+      {
+        apiVersion: ETCD_API_VERSION,
+        kind: "EtcdMember",
+        name: member.metadata.name!,
+        namespace: member.metadata.namespace,
+      },
       { metadata: { finalizers, resourceVersion: member.metadata.resourceVersion } },
-      "merge",
+      { type: "merge" },
     );
   }
 
@@ -146,10 +139,13 @@ export class MemberReconciler implements Reconciler {
     if (!own || !ca)
       throw new Error(`cannot remove member ${name} from etcd: the client Secrets are missing`);
     const services = (
-      await this.client.list<Service>("v1", "Service", {
-        namespace: ns,
-        labelSelector: `${LABEL_CLUSTER}=${cluster.metadata.name}`,
-      })
+      await this.client.list<Service>(
+        { apiVersion: "v1", kind: "Service" },
+        {
+          namespace: ns,
+          labelSelector: `${LABEL_CLUSTER}=${cluster.metadata.name}`,
+        },
+      )
     ).items;
     const address = (svc: string) => services.find((s) => s.metadata.name === svc)?.spec?.clusterIP;
     const mine = address(name);
@@ -168,12 +164,14 @@ export class MemberReconciler implements Reconciler {
       const me = members.find(
         (e) => e.name === name || (mine && e.peerURLs.includes(peerUrl(mine))),
       );
-      if (!me || members.length === 1) return;
-      const voters = members.filter((e) => e.ID !== me.ID && !e.isLearner);
+      const voters = votersToCheck(members, me);
+      if (!me || !voters) return;
       const answers = await Promise.all(voters.map((e) => api.status(e.clientURLs[0] ?? "")));
-      const healthy = answers.filter((a) => a !== undefined).length;
-      if (healthy < voters.length) {
-        const why = `cannot remove member ${name} from etcd: ${voters.length - healthy} of the ${voters.length} remaining voters do not answer`;
+      const why = removeBlocked(
+        name,
+        answers.map((a) => a !== undefined),
+      );
+      if (why) {
         this.events.event(member, "Warning", "RemoveBlocked", why);
         throw new Error(why);
       }

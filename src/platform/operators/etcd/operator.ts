@@ -1,15 +1,13 @@
 /**
- * The etcd operator: applies its CRDs, then runs the EtcdCluster and
- * EtcdMember controllers on informers — a cluster is looked at when it, one of
- * its members or one of its pods changes (and periodically, for health); a
- * member when it or its pod changes.
+ * The etcd operator: runs the EtcdCluster and EtcdMember controllers on
+ * informers — a cluster is looked at when it, one of its members or one of
+ * its pods changes (and periodically, for health); a member when it or its
+ * pod changes. Its CRDs are installed before it starts (`crds.ts`).
  */
-import { hasCode } from "../../../api/errors.js";
-import type { KubeObject } from "../../../api/types.js";
+import type { KubeObject } from "../../../api/index.js";
 import { type Client, EventRecorder } from "../../../client/index.js";
-import { Controller, delay, Informer, objectKey } from "../../../runtime/index.js";
+import { Controller, Informer, objectKey } from "../../../runtime/index.js";
 import { ClusterReconciler } from "./cluster-reconciler.js";
-import { ETCD_CRDS } from "./crds.js";
 import { MemberReconciler } from "./member-reconciler.js";
 import {
   ETCD_API_VERSION,
@@ -24,20 +22,6 @@ export interface EtcdOperatorOptions {
   log?(msg: string, err?: unknown): void;
 }
 
-async function applyCrds(client: Client, signal: AbortSignal): Promise<void> {
-  for (const crd of ETCD_CRDS) await client.apply(crd, { fieldManager: MANAGER, force: true });
-  for (const kind of ["EtcdCluster", "EtcdMember"])
-    for (;;) {
-      try {
-        await client.list(ETCD_API_VERSION, kind, { limit: 1 });
-        break;
-      } catch (e) {
-        if (!hasCode(e, 404) || signal.aborted) throw e;
-      }
-      await delay(100, signal);
-    }
-}
-
 /** Runs until `signal` aborts. */
 export async function runEtcdOperator(
   client: Client,
@@ -45,7 +29,6 @@ export async function runEtcdOperator(
   opts: EtcdOperatorOptions = {},
 ): Promise<void> {
   const log = opts.log ?? (() => {});
-  await applyCrds(client, signal);
   const events = new EventRecorder(client, {
     component: MANAGER,
     onError: (e) => log("etcd operator: event", e),

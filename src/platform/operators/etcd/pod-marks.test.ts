@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Pod } from "../../../api/pod.js";
-import type { Client } from "../../../client/index.js";
+import type { Pod } from "../../../api/index.js";
+import type { Client, ObjectRef } from "../../../client/index.js";
 import type { ObservedMember } from "./plan.js";
 import { CERTS_ANNOTATION, labelRoles, markCertificates } from "./pod-marks.js";
 
@@ -9,7 +9,7 @@ import { CERTS_ANNOTATION, labelRoles, markCertificates } from "./pod-marks.js";
 function recorder() {
   const patches: [string, unknown][] = [];
   const client = {
-    async patch(_v: string, _k: string, name: string, _ns: string, body: unknown) {
+    async patch({ name }: ObjectRef, body: unknown) {
       patches.push([name, body]);
       return {};
     },

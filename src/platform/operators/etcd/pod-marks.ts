@@ -7,7 +7,7 @@
  * re-issued certificates into the pod's secret volumes (etcd reads them again
  * on its next TLS handshake).
  */
-import type { Pod } from "../../../api/pod.js";
+import type { Pod } from "../../../api/index.js";
 import type { Client } from "../../../client/index.js";
 import type { ObservedMember } from "./plan.js";
 import { LABEL_COMPONENT, LABEL_ROLE } from "./types.js";
@@ -23,7 +23,11 @@ export async function setPodRole(
   role: Role,
 ): Promise<void> {
   const labels = { [LABEL_ROLE]: role };
-  await client.patch("v1", "Pod", pod, namespace, { metadata: { labels } }, "merge");
+  await client.patch(
+    { apiVersion: "v1", kind: "Pod", name: pod, namespace },
+    { metadata: { labels } },
+    { type: "merge" },
+  );
 }
 
 function roleOf(member: ObservedMember | undefined): Role | undefined {
@@ -52,11 +56,8 @@ export async function markCertificates(
   for (const p of pods)
     if (!p.metadata.deletionTimestamp && p.metadata.annotations?.[CERTS_ANNOTATION] !== version)
       await client.patch(
-        "v1",
-        "Pod",
-        p.metadata.name!,
-        p.metadata.namespace,
+        { apiVersion: "v1", kind: "Pod", name: p.metadata.name!, namespace: p.metadata.namespace },
         { metadata: { annotations: { [CERTS_ANNOTATION]: version } } },
-        "merge",
+        { type: "merge" },
       );
 }

@@ -6,7 +6,7 @@
  * member's stable address, advertised to peers and clients and written into
  * the certificates.
  */
-import type { KubeObject } from "../../../api/types.js";
+import type { KubeObject } from "../../../api/index.js";
 import type { Client } from "../../../client/index.js";
 import { ownerRef } from "./member-pod.js";
 import {

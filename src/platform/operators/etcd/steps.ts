@@ -5,8 +5,7 @@
  * itself — a promotion before the learner caught up, a change within seconds
  * of the last — end the step quietly: the next pass, a second later, tries again.
  */
-import { hasCode } from "../../../api/errors.js";
-import type { Client, EventRecorder } from "../../../client/index.js";
+import { type Client, type EventRecorder, ignoreNotFound } from "../../../client/index.js";
 import type { EtcdApi, Membership } from "./etcd-api.js";
 import { ownerRef } from "./member-pod.js";
 import type { Step } from "./plan.js";
@@ -36,12 +35,9 @@ export class StepRunner {
     const namespace = cluster.metadata.namespace!;
     const setStart = (member: string, initialCluster: string, state: "new" | "existing") =>
       this.client.patch(
-        ETCD_API_VERSION,
-        "EtcdMember",
-        member,
-        namespace,
+        { apiVersion: ETCD_API_VERSION, kind: "EtcdMember", name: member, namespace },
         { spec: { initialCluster, initialClusterState: state } },
-        "merge",
+        { type: "merge" },
       );
     switch (step.kind) {
       case "create":
@@ -106,10 +102,13 @@ export class StepRunner {
         return;
       case "remove":
         // Out of the client Service first, so new connections go elsewhere.
-        await setPodRole(this.client, namespace, step.member, "leaving").catch((e) => {
-          if (!hasCode(e, 404)) throw e;
+        await ignoreNotFound(setPodRole(this.client, namespace, step.member, "leaving"));
+        await this.client.delete({
+          apiVersion: ETCD_API_VERSION,
+          kind: "EtcdMember",
+          name: step.member,
+          namespace,
         });
-        await this.client.delete(ETCD_API_VERSION, "EtcdMember", step.member, namespace);
         this.events.event(
           cluster,
           "Normal",

@@ -83,7 +83,8 @@ export async function ensureClusterTls(
   for (const [secret, why] of issued)
     if (why)
       events.event(cluster, "Normal", "CertificateIssued", `issued Secret ${secret}: ${why}`);
-  const get = (secret: string) => client.get<TlsSecret>("v1", "Secret", secret, namespace);
+  const get = (secret: string) =>
+    client.get<TlsSecret>({ apiVersion: "v1", kind: "Secret", name: secret, namespace });
   const pems = secretPems(await get(tls.client.clientSecretRef.name));
   const versions = await Promise.all(
     [tls.client.serverSecretRef.name, tls.peer.secretRef.name].map(

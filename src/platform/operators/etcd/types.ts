@@ -3,7 +3,7 @@
  * EtcdCluster (what the user asks for) and EtcdMember (one etcd member, owning
  * its Pod, PVC and Service, all named after the member).
  */
-import type { KubeObject } from "../../../api/types.js";
+import type { KubeObject } from "../../../api/index.js";
 import type { Condition } from "../../../runtime/index.js";
 
 export const ETCD_GROUP = "etcd.hearth.io";

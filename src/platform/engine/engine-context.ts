@@ -1,0 +1,11 @@
+/** What every app reconciler of one engine shares. */
+import type { Client, EventRecorder } from "../../client/index.js";
+
+export interface EngineContext {
+  client: Client;
+  events: EventRecorder;
+  /** `_cluster`: the platform's values, the same for every app. */
+  cluster: Record<string, string>;
+  /** Kinds of every served app. */
+  appKinds(): string[];
+}
