@@ -98,6 +98,8 @@ export async function serveApi(
     kubeconfigName(port: number): string;
     extraTokens?: [string, string][];
     admission?: AdmissionPlugin[];
+    /** Runs before the server listens: readiness checks added here hold from the first `/readyz`. */
+    beforeListen?(server: ApiServer): void;
   },
 ): Promise<ServedApi> {
   const dataDir = resolve(args.flags.get("data-dir") ?? ".hearth");
@@ -128,6 +130,7 @@ export async function serveApi(
     port,
     log: logError,
   });
+  opts.beforeListen?.(server);
   await server.start(controller.signal);
   startCompactorFromFlags(backend, args, logError, controller.signal);
   const url = `https://${host === "0.0.0.0" ? "127.0.0.1" : host}:${server.port}`;

@@ -37,10 +37,11 @@ export async function up(argv: string[]): Promise<void> {
     kubeconfigName: () => "admin.kubeconfig",
     extraTokens: ids.tokens,
     admission: [platformAdmission(() => platformClient, definitions)],
+    // Before listening: a `/readyz` answered between listen and these checks would pass too early.
+    beforeListen: (server) => addPlatformReadyChecks(server, definitions),
   });
   const { server, backend, pki, kubeconfig, controller, dataDir, log, logError } = api;
   const server_url = api.url;
-  addPlatformReadyChecks(server, definitions);
 
   // The core controllers reach the API like any client, as system:hearth:controller-manager.
   const controllerClient = createHttpClient({

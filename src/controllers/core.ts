@@ -6,15 +6,15 @@
  */
 import { setMaxListeners } from "node:events";
 import type { Client } from "../client/index.js";
-import { Controller, Informer } from "../runtime/index.js";
+import { Manager } from "../runtime/index.js";
 import { GarbageCollector } from "./garbage-collector/index.js";
-import { startBatchControllers } from "./jobs/index.js";
+import { registerBatchControllers } from "./jobs/index.js";
 import { NamespaceReconciler } from "./namespace/index.js";
 import { NodeLifecycleController } from "./node-lifecycle/index.js";
 import { QuotaController } from "./quota/index.js";
 import { Scheduler } from "./scheduler/index.js";
 import { EndpointsController } from "./services/index.js";
-import { runStorageControllers } from "./storage/index.js";
+import { registerStorageControllers } from "./storage/index.js";
 
 export interface CoreControllerOptions {
   log?(msg: string, err?: unknown): void;
@@ -36,37 +36,23 @@ export async function runCoreControllers(
   const log = opts.log ?? (() => {});
   // Every informer and watch listens on this signal.
   setMaxListeners(0, signal);
-  const namespaces = new Controller(new NamespaceReconciler(client), {
-    name: "namespace",
-    workers: 2,
-    onError: (key, err) => log(`namespace ${key}: reconcile failed`, err),
-  });
-  const nsInformer = new Informer(client, {
-    apiVersion: "v1",
-    kind: "Namespace",
-    onError: (e) => log("namespace informer", e),
-  });
-  nsInformer.addHandlers({
-    onAdd: (o) => namespaces.enqueue(o.metadata.name!),
-    onUpdate: (_old, o) => namespaces.enqueue(o.metadata.name!),
-  });
-  const gc = new GarbageCollector(client, {
+  const manager = new Manager(client, { log });
+  manager
+    .controller("namespace")
+    .for({ apiVersion: "v1", kind: "Namespace" })
+    .workers(2)
+    .complete(new NamespaceReconciler(client));
+  new GarbageCollector(client, {
     onError: (key, err) => log(`garbage collector ${key}`, err),
-  });
-  const scheduler = new Scheduler(client, { log });
-  const endpoints = new EndpointsController(client, { log });
-  await Promise.all([
-    nsInformer.run(signal),
-    namespaces.run(signal),
-    gc.run(signal),
-    scheduler.run(signal),
-    endpoints.run(signal),
-    new QuotaController(client, { log }).run(signal),
-    new NodeLifecycleController(client, {
-      gracePeriodMs: opts.nodeMonitorGracePeriodMs,
-      log,
-    }).run(signal),
-    startBatchControllers(client, signal, { log }).done,
-    opts.storage && runStorageControllers(client, signal, { ...opts.storage, log }),
-  ]);
+  }).register(manager);
+  new Scheduler(client, { log }).register(manager);
+  new NodeLifecycleController(client, {
+    gracePeriodMs: opts.nodeMonitorGracePeriodMs,
+    log,
+  }).register(manager);
+  new EndpointsController(client, { log }).register(manager);
+  new QuotaController(client, { log }).register(manager);
+  registerBatchControllers(manager, client, { log });
+  if (opts.storage) registerStorageControllers(manager, client, { ...opts.storage, log });
+  await manager.start(signal);
 }

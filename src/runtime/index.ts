@@ -1,5 +1,15 @@
 /** The controller runtime: informers, the work queue and the reconcile loop. */
 
+export {
+  type BuiltController,
+  ControllerBuilder,
+  type EventHandler,
+  type MapFunc,
+  type RequestQueue,
+  type SourceOptions,
+} from "./builder.js";
+export { Cache, type CacheListOptions, type CacheReadOptions } from "./cache.js";
+export { CacheEntry, type IndexFunc, type Scope } from "./cache-entry.js";
 export { type Clock, FakeClock, realClock } from "./clock.js";
 export {
   type Condition,
@@ -27,6 +37,12 @@ export {
 } from "./informer.js";
 export { type LeaderElectionOptions, LeaderElector } from "./leader-election.js";
 export {
+  DEFAULT_RECONCILE_DEADLINE_MS,
+  Manager,
+  type ManagerOptions,
+  type Runnable,
+} from "./manager.js";
+export {
   metricsRegistry,
   reconcileErrors,
   reconcileTime,
@@ -34,4 +50,26 @@ export {
   trackQueue,
   watchRestarts,
 } from "./metrics.js";
+export {
+  annotationsChanged,
+  anyOf,
+  generationChanged,
+  labelsChanged,
+  type Predicate,
+} from "./predicates.js";
+export {
+  DeadlineExceededError,
+  type ReconcileContext,
+  type ReconcileResult,
+  type TypedReconciler,
+} from "./reconcile-loop.js";
+export {
+  type CallOptions,
+  type ObjectRef,
+  type Request,
+  requestFromKey,
+  requestKey,
+  requestOf,
+  type TypeRef,
+} from "./refs.js";
 export { type BackoffOptions, DEFAULT_BACKOFF, WorkQueue } from "./workqueue.js";

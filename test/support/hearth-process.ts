@@ -114,7 +114,8 @@ export async function startHearth(
     let out = "";
     const timer = setTimeout(
       () => reject(new Error(`hearth up not ready in time; stderr:\n${stderr}`)),
-      opts.timeoutMs ?? 30_000,
+      // The ready line waits for the whole platform (issue 12), 20–35 s on two busy cores.
+      opts.timeoutMs ?? 90_000,
     );
     child.stdout!.on("data", (d) => {
       out += d;

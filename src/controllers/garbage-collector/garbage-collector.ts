@@ -9,7 +9,7 @@
  */
 import type { KubeObject, OwnerReference } from "../../api/index.js";
 import { type Client, getOptional, ignoreNotFound } from "../../client/index.js";
-import { Controller, DONE, type Reconciler, type Result } from "../../runtime/index.js";
+import { Controller, DONE, Manager, type Reconciler, type Result } from "../../runtime/index.js";
 import { FOREGROUND, Graph, type GraphNode, nodeOf, ORPHAN } from "./graph.js";
 import { isCrd, Monitors } from "./monitors.js";
 
@@ -17,35 +17,54 @@ const FIELD_MANAGER = "hearth-garbage-collector";
 
 export class GarbageCollector implements Reconciler {
   readonly graph = new Graph();
+  /** Keyed by object uid, which a `{namespace, name}` request cannot carry: the old loop stays. */
   readonly controller: Controller;
-  private readonly monitors: Monitors;
 
   constructor(
     private readonly client: Client,
-    opts: { onError?(key: string, err: unknown): void; resyncDiscoveryMs?: number } = {},
+    private readonly opts: {
+      onError?(key: string, err: unknown): void;
+      resyncDiscoveryMs?: number;
+    } = {},
   ) {
     this.controller = new Controller(this, {
       name: "garbage-collector",
       workers: 2,
       onError: (k, e) => opts.onError?.(k, e),
     });
-    this.monitors = new Monitors(
-      client,
+  }
+
+  /** Runs the collector on `manager`, its monitors on the shared informers. */
+  register(manager: Manager): void {
+    const monitors = new Monitors(
+      this.client,
+      manager.cache,
       {
-        onAdd: (o) => this.observe(o),
-        onUpdate: (_old, o) => this.observe(o),
-        onDelete: (o) => this.forget(o),
+        onAdd: (o) => this.observe(o, monitors),
+        onUpdate: (_old, o) => this.observe(o, monitors),
+        onDelete: (o) => this.forget(o, monitors),
       },
-      { resyncDiscoveryMs: opts.resyncDiscoveryMs, onError: (e) => opts.onError?.("monitors", e) },
+      {
+        resyncDiscoveryMs: this.opts.resyncDiscoveryMs,
+        onError: (e) => this.opts.onError?.("monitors", e),
+      },
     );
+    manager.add({
+      start: async (signal) => {
+        await Promise.all([monitors.run(signal), this.controller.run(signal)]);
+      },
+    });
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    await Promise.all([this.monitors.run(signal), this.controller.run(signal)]);
+  /** Runs alone, on a Manager of its own, until `signal` aborts. */
+  run(signal: AbortSignal): Promise<void> {
+    const manager = new Manager(this.client);
+    this.register(manager);
+    return manager.start(signal);
   }
 
-  private observe(obj: KubeObject): void {
-    if (isCrd(obj)) this.monitors.refresh();
+  private observe(obj: KubeObject, monitors: Monitors): void {
+    if (isCrd(obj)) monitors.refresh();
     const node = nodeOf(obj);
     if (!node.uid) return;
     this.graph.upsert(node);
@@ -60,8 +79,8 @@ export class GarbageCollector implements Reconciler {
       if (this.graph.get(o.uid)?.deleting) this.controller.enqueue(o.uid);
   }
 
-  private forget(obj: KubeObject): void {
-    if (isCrd(obj)) this.monitors.refresh();
+  private forget(obj: KubeObject, monitors: Monitors): void {
+    if (isCrd(obj)) monitors.refresh();
     const uid = obj.metadata.uid;
     if (!uid) return;
     const node = this.graph.remove(uid);

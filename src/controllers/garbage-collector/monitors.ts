@@ -6,30 +6,33 @@
  */
 import type { KubeObject } from "../../api/index.js";
 import type { Client } from "../../client/index.js";
-import { delay, discoverResources, Informer, type InformerHandlers } from "../../runtime/index.js";
+import {
+  type Cache,
+  delay,
+  discoverResources,
+  type InformerHandlers,
+} from "../../runtime/index.js";
 
 export interface MonitorOptions {
   resyncDiscoveryMs?: number;
   onError?(err: unknown): void;
 }
 
+interface Monitored {
+  apiVersion: string;
+  kind: string;
+}
+
 export class Monitors {
-  private readonly running = new Map<
-    string,
-    { informer: Informer; stop: AbortController; done: Promise<void> }
-  >();
+  private readonly monitored = new Map<string, Monitored>();
   private wake?: () => void;
 
   constructor(
     private readonly client: Client,
+    private readonly cache: Cache,
     private readonly handlers: InformerHandlers,
     private readonly opts: MonitorOptions = {},
   ) {}
-
-  /** True once every current informer has listed once. */
-  synced(): boolean {
-    return [...this.running.values()].every((m) => m.informer.hasSynced());
-  }
 
   /** Asks for a discovery pass soon (a CRD changed). */
   refresh(): void {
@@ -39,7 +42,7 @@ export class Monitors {
   async run(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
       try {
-        await this.sync(signal);
+        await this.sync();
       } catch (e) {
         this.opts.onError?.(e);
       }
@@ -48,32 +51,26 @@ export class Monitors {
         void delay(this.opts.resyncDiscoveryMs ?? 30_000, signal).then(resolve);
       });
     }
-    await Promise.all([...this.running.values()].map((m) => m.done));
   }
 
-  private async sync(signal: AbortSignal): Promise<void> {
+  /** Watches every kind that can be listed, watched and deleted, on the Manager's shared informers. */
+  private async sync(): Promise<void> {
     const resources = (await discoverResources(this.client)).filter((r) =>
       ["list", "watch", "delete"].every((v) => r.verbs.includes(v)),
     );
     const wanted = new Set(resources.map((r) => `${r.apiVersion}/${r.kind}`));
-    for (const [key, m] of this.running) {
+    for (const [key, type] of this.monitored) {
       if (!wanted.has(key)) {
-        m.stop.abort();
-        this.running.delete(key);
+        this.cache.drop(type);
+        this.monitored.delete(key);
       }
     }
     for (const r of resources) {
       const key = `${r.apiVersion}/${r.kind}`;
-      if (this.running.has(key)) continue;
-      const stop = new AbortController();
-      signal.addEventListener("abort", () => stop.abort(), { once: true });
-      const informer = new Informer(this.client, {
-        apiVersion: r.apiVersion,
-        kind: r.kind,
-        onError: this.opts.onError,
-      });
-      informer.addHandlers(this.handlers);
-      this.running.set(key, { informer, stop, done: informer.run(stop.signal) });
+      if (this.monitored.has(key)) continue;
+      const type = { apiVersion: r.apiVersion, kind: r.kind };
+      this.cache.informer(type).addHandlers(this.handlers);
+      this.monitored.set(key, type);
     }
   }
 }

@@ -9,7 +9,14 @@
 import type { KubeObject } from "../../api/index.js";
 import { JOB_TRACKING_FINALIZER, type Job, jobFinishedAs } from "../../api/index.js";
 import { type Client, EventRecorder } from "../../client/index.js";
-import { Controller, Informer, objectKey } from "../../runtime/index.js";
+import {
+  type BuiltController,
+  Manager,
+  type RequestQueue,
+  requestFromKey,
+  requestOf,
+  type WorkQueue,
+} from "../../runtime/index.js";
 import { CronJobReconciler } from "./cronjob-controller.js";
 import { type JobControllerOptions, JobReconciler } from "./job-controller.js";
 import { controllerRef } from "./job-pods.js";
@@ -21,13 +28,21 @@ export interface BatchControllerOptions extends JobControllerOptions {
   workers?: number;
 }
 
-export interface BatchControllers {
-  jobs: Controller;
-  cronJobs: Controller;
-  orphanPods: Controller;
-  /** Resolves once every loop has stopped (after `signal` aborts). */
-  done: Promise<void>;
+/** A controller's queue, for tests that poke a key after moving the clock. */
+export interface ControllerHandle {
+  enqueue(key: string): void;
+  readonly queue: WorkQueue;
 }
+
+export interface BatchControllers {
+  jobs: ControllerHandle;
+  cronJobs: ControllerHandle;
+  orphanPods: ControllerHandle;
+}
+
+const JOB = { apiVersion: "batch/v1", kind: "Job" };
+const CRON_JOB = { apiVersion: "batch/v1", kind: "CronJob" };
+const POD = { apiVersion: "v1", kind: "Pod" };
 
 /** `namespace/name` of the object's controller when it is of `kind`. */
 function ownerKey(obj: KubeObject, kind: string): string | undefined {
@@ -38,14 +53,17 @@ function ownerKey(obj: KubeObject, kind: string): string | undefined {
 
 const tracked = (o: KubeObject) => (o.metadata.finalizers ?? []).includes(JOB_TRACKING_FINALIZER);
 
-export function startBatchControllers(
+function handle(c: BuiltController): ControllerHandle {
+  return { enqueue: (key) => c.loop.enqueue(requestFromKey(key)), queue: c.loop.queue };
+}
+
+/** Runs the batch controllers on `manager`, the Pod informer shared with the others. */
+export function registerBatchControllers(
+  manager: Manager,
   client: Client,
-  signal: AbortSignal,
   opts: BatchControllerOptions = {},
 ): BatchControllers {
   const log = opts.log ?? (() => {});
-  const onError = (name: string) => (key: string, err: unknown) =>
-    log(`${name} ${key}: reconcile failed`, err);
   const recorder = (component: string) =>
     new EventRecorder(client, {
       component,
@@ -53,69 +71,60 @@ export function startBatchControllers(
       ...(opts.now ? { now: () => new Date(opts.now!()) } : {}),
     });
   const workers = opts.workers ?? 2;
-  const jobs = new Controller(new JobReconciler(client, recorder("job-controller"), opts), {
-    name: "job",
-    workers,
-    onError: onError("job"),
-  });
-  const cronJobs = new Controller(
-    new CronJobReconciler(
-      client,
-      recorder("cronjob-controller"),
-      opts.now ? { now: opts.now } : {},
-    ),
-    { name: "cronjob", workers, onError: onError("cronjob") },
-  );
-  const orphanPods = new Controller(new OrphanPodReconciler(client, recorder("job-controller")), {
-    name: "job-orphan-pod",
-    workers: 1,
-    onError: onError("job orphan pod"),
-  });
-
-  const informer = (apiVersion: string, kind: string) =>
-    new Informer(client, { apiVersion, kind, onError: (e) => log(`${kind} informer`, e) });
-  const jobInformer = informer("batch/v1", "Job");
-  const cronJobInformer = informer("batch/v1", "CronJob");
-  const podInformer = informer("v1", "Pod");
-
-  const onJob = (job: KubeObject) => {
-    jobs.enqueue(objectKey(job));
-    const owner = ownerKey(job, "CronJob");
-    if (owner) cronJobs.enqueue(owner);
-  };
-  jobInformer.addHandlers({
-    onAdd: onJob,
-    onUpdate: (_old, job) => onJob(job),
-    onDelete: (job) => {
-      const owner = ownerKey(job, "CronJob");
-      if (owner) cronJobs.enqueue(owner);
-      // Its pods will not be counted any more: let them go.
-      for (const pod of podInformer.list())
-        if (tracked(pod) && controllerRef(pod)?.uid === job.metadata.uid)
-          orphanPods.enqueue(objectKey(pod));
-    },
-  });
-  const onCronJob = (cj: KubeObject) => cronJobs.enqueue(objectKey(cj));
-  cronJobInformer.addHandlers({
-    onAdd: onCronJob,
-    onUpdate: (_old, cj) => onCronJob(cj),
-    onDelete: onCronJob,
-  });
-
-  const onPod = (pod: KubeObject) => {
-    const owner = ownerKey(pod, "Job");
-    if (owner) jobs.enqueue(owner);
+  const jobInformer = manager.cache.informer(JOB).informer;
+  const podInformer = manager.cache.informer(POD).informer;
+  const jobs = manager
+    .controller("job")
+    .workers(workers)
+    // A deleted Job's pods are the orphan controller's.
+    .for(JOB, { predicates: [{ delete: () => false }] })
+    .owns(POD)
+    .complete(new JobReconciler(client, recorder("job-controller"), opts));
+  const cronJobs = manager
+    .controller("cronjob")
+    .workers(workers)
+    .for(CRON_JOB)
+    .owns(JOB)
+    .complete(
+      new CronJobReconciler(
+        client,
+        recorder("cronjob-controller"),
+        opts.now ? { now: opts.now } : {},
+      ),
+    );
+  const orphanPod = (pod: KubeObject, q: RequestQueue) => {
     if (!tracked(pod)) return;
+    const owner = ownerKey(pod, "Job");
     const job = owner ? (jobInformer.get(owner) as Job | undefined) : undefined;
     if (!job || job.metadata.uid !== controllerRef(pod)?.uid || jobFinishedAs(job))
-      orphanPods.enqueue(objectKey(pod));
+      q.add(requestOf(pod));
   };
-  podInformer.addHandlers({ onAdd: onPod, onUpdate: (_old, pod) => onPod(pod), onDelete: onPod });
+  const orphanPods = manager
+    .controller("job-orphan-pod")
+    .workers(1)
+    .watchesWith(POD, {
+      create: orphanPod,
+      update: (_old, pod, q) => orphanPod(pod, q),
+      delete: orphanPod,
+    })
+    .watchesWith(JOB, {
+      // Its pods will not be counted any more: let them go.
+      delete: (job, q) => {
+        for (const pod of podInformer.list())
+          if (tracked(pod) && controllerRef(pod)?.uid === job.metadata.uid) q.add(requestOf(pod));
+      },
+    })
+    .complete(new OrphanPodReconciler(client, recorder("job-controller")));
+  return { jobs: handle(jobs), cronJobs: handle(cronJobs), orphanPods: handle(orphanPods) };
+}
 
-  const done = Promise.all(
-    [jobInformer, cronJobInformer, podInformer, jobs, cronJobs, orphanPods].map((x) =>
-      x.run(signal),
-    ),
-  ).then(() => undefined);
-  return { jobs, cronJobs, orphanPods, done };
+/** Runs the batch controllers alone, on a Manager of their own, until `signal` aborts. */
+export function startBatchControllers(
+  client: Client,
+  signal: AbortSignal,
+  opts: BatchControllerOptions = {},
+): BatchControllers & { done: Promise<void> } {
+  const manager = new Manager(client, { ...(opts.log ? { log: opts.log } : {}) });
+  const controllers = registerBatchControllers(manager, client, opts);
+  return { ...controllers, done: manager.start(signal) };
 }

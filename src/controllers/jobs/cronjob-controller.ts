@@ -28,7 +28,7 @@ import {
   ignoreNotFound,
   refOf,
 } from "../../client/index.js";
-import { DONE, type Reconciler, type Result } from "../../runtime/index.js";
+import { DONE, type Request, type Result, type TypedReconciler } from "../../runtime/index.js";
 import { jobFromTemplate, jobName, jobReference, jobsBeyondHistory } from "./cronjob-jobs.js";
 
 import { controllerRef } from "./job-pods.js";
@@ -40,7 +40,7 @@ function rfc1123z(ms: number): string {
   return new Date(ms).toUTCString().replace("GMT", "+0000");
 }
 
-export class CronJobReconciler implements Reconciler {
+export class CronJobReconciler implements TypedReconciler {
   private readonly now: () => number;
 
   constructor(
@@ -51,8 +51,9 @@ export class CronJobReconciler implements Reconciler {
     this.now = opts.now ?? Date.now;
   }
 
-  async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
-    const [namespace, name] = key.split("/") as [string, string];
+  async reconcile(req: Request): Promise<Result> {
+    const { name } = req;
+    const namespace = req.namespace ?? "";
     const cj = await getOptional<CronJob>(this.client, {
       apiVersion: "batch/v1",
       kind: "CronJob",

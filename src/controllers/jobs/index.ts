@@ -6,6 +6,8 @@
 export {
   type BatchControllerOptions,
   type BatchControllers,
+  type ControllerHandle,
+  registerBatchControllers,
   startBatchControllers,
 } from "./batch-controllers.js";
 export { CronJobReconciler } from "./cronjob-controller.js";

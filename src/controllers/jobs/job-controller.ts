@@ -26,7 +26,7 @@ import {
   trueCondition,
 } from "../../api/index.js";
 import { type Client, type EventRecorder, getOptional } from "../../client/index.js";
-import { DONE, type Reconciler, type Result } from "../../runtime/index.js";
+import { DONE, type Request, type Result, type TypedReconciler } from "../../runtime/index.js";
 import {
   MESSAGE_BACKOFF_LIMIT,
   MESSAGE_COMPLETIONS_REACHED,
@@ -60,7 +60,7 @@ export interface JobControllerOptions {
   maxPodFailureBackoffMs?: number;
 }
 
-export class JobReconciler implements Reconciler {
+export class JobReconciler implements TypedReconciler {
   readonly pods: PodControl;
   private readonly now: () => number;
 
@@ -73,8 +73,9 @@ export class JobReconciler implements Reconciler {
     this.now = opts.now ?? Date.now;
   }
 
-  async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
-    const [namespace, name] = key.split("/") as [string, string];
+  async reconcile(req: Request): Promise<Result> {
+    const { name } = req;
+    const namespace = req.namespace ?? "";
     const job = await getOptional<Job>(this.client, {
       apiVersion: "batch/v1",
       kind: "Job",

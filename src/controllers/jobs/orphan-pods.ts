@@ -9,11 +9,11 @@
 import type { Pod } from "../../api/index.js";
 import { type Job, jobFinishedAs } from "../../api/index.js";
 import { type Client, type EventRecorder, getOptional } from "../../client/index.js";
-import { DONE, type Reconciler, type Result } from "../../runtime/index.js";
+import { DONE, type Request, type Result, type TypedReconciler } from "../../runtime/index.js";
 import { controllerRef, hasTrackingFinalizer } from "./job-pods.js";
 import { PodControl } from "./pod-control.js";
 
-export class OrphanPodReconciler implements Reconciler {
+export class OrphanPodReconciler implements TypedReconciler {
   private readonly pods: PodControl;
 
   constructor(
@@ -23,8 +23,9 @@ export class OrphanPodReconciler implements Reconciler {
     this.pods = new PodControl(client, recorder);
   }
 
-  async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
-    const [namespace, name] = key.split("/") as [string, string];
+  async reconcile(req: Request): Promise<Result> {
+    const { name } = req;
+    const namespace = req.namespace ?? "";
     const pod = await getOptional<Pod>(this.client, {
       apiVersion: "v1",
       kind: "Pod",

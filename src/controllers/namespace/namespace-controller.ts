@@ -20,8 +20,9 @@ import {
   type DiscoveredResource,
   DONE,
   discoverResources,
-  type Reconciler,
-  type Result,
+  type ReconcileResult,
+  type Request,
+  type TypedReconciler,
 } from "../../runtime/index.js";
 import {
   deletionConditions,
@@ -45,10 +46,10 @@ function isPods(r: DiscoveredResource): boolean {
   return r.group === "" && r.plural === "pods";
 }
 
-export class NamespaceReconciler implements Reconciler {
+export class NamespaceReconciler implements TypedReconciler {
   constructor(private readonly client: Client) {}
 
-  async reconcile(_signal: AbortSignal, name: string): Promise<Result> {
+  async reconcile({ name }: Request): Promise<ReconcileResult> {
     const ns = await getOptional(this.client, { apiVersion: "v1", kind: "Namespace", name });
     if (!ns?.metadata.deletionTimestamp) return DONE;
     const finalizers = (

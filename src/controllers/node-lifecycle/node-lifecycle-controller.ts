@@ -10,7 +10,7 @@
  */
 import type { KubeObject } from "../../api/index.js";
 import { type Client, EventRecorder } from "../../client/index.js";
-import { Controller, Informer, objectKey } from "../../runtime/index.js";
+import { Manager, type Request, type RequestQueue } from "../../runtime/index.js";
 import { NodeHealth } from "./node-health.js";
 import { NodeMonitor } from "./node-monitor.js";
 import { PodGc } from "./pod-gc.js";
@@ -27,116 +27,133 @@ export interface NodeLifecycleOptions {
   now?(): number;
 }
 
+const NODE = { apiVersion: "v1", kind: "Node" };
+const POD = { apiVersion: "v1", kind: "Pod" };
+const LEASE = { apiVersion: "coordination.k8s.io/v1", kind: "Lease" };
+const LEASES = { scope: { namespace: NODE_LEASE_NAMESPACE } };
+
 export class NodeLifecycleController {
-  private readonly nodes: Informer;
-  private readonly leases: Informer;
-  private readonly pods: Informer;
   private readonly nodeEvents: EventRecorder;
   private readonly evictionEvents: EventRecorder;
-  private readonly monitor: Controller;
-  private readonly podGc: Controller;
 
-  constructor(client: Client, opts: NodeLifecycleOptions = {}) {
+  constructor(
+    private readonly client: Client,
+    private readonly opts: NodeLifecycleOptions = {},
+  ) {
     const log = opts.log ?? (() => {});
-    const now = opts.now ?? Date.now;
-    const informer = (apiVersion: string, kind: string, namespace?: string) =>
-      new Informer(client, {
-        apiVersion,
-        kind,
-        ...(namespace ? { namespace } : {}),
-        onError: (e) => log(`node lifecycle: ${kind} informer`, e),
-      });
-    this.nodes = informer("v1", "Node");
-    this.leases = informer("coordination.k8s.io/v1", "Lease", NODE_LEASE_NAMESPACE);
-    this.pods = informer("v1", "Pod");
     const recorder = (component: string) =>
       new EventRecorder(client, { component, onError: (e) => log(`${component}: event`, e) });
     this.nodeEvents = recorder("node-controller");
     this.evictionEvents = recorder("taint-eviction-controller");
+  }
+
+  /** Runs both loops on `manager`, reading Nodes, node Leases and Pods from its shared cache. */
+  register(manager: Manager): void {
+    const { client, opts } = this;
+    const now = opts.now ?? Date.now;
+    const nodes = manager.cache.informer(NODE).informer;
+    const pods = manager.cache.informer(POD).informer;
+    const leases = manager.cache.informer(LEASE, LEASES.scope).informer;
     const gracePeriodMs = opts.gracePeriodMs ?? DEFAULT_GRACE_PERIOD_MS;
     const health = new NodeHealth(gracePeriodMs, now());
     const gc = new PodGc({
       client,
-      nodes: this.nodes,
-      pods: this.pods,
+      nodes,
+      pods,
       health,
       events: this.evictionEvents,
       quarantineMs: gracePeriodMs,
       now,
     });
-    this.podGc = new Controller(gc, {
-      name: "pod-garbage-collector",
-      workers: 2,
-      onError: (key, err) => log(`pod GC ${key}: reconcile failed`, err),
-    });
+    const podsOn = (nodeName: string, q: RequestQueue) => {
+      for (const p of pods.list() as PodView[])
+        if (p.spec.nodeName === nodeName) q.add(podRequest(p));
+    };
+    const podBound = (p: KubeObject, q: RequestQueue) => {
+      if ((p as PodView).spec.nodeName) q.add(podRequest(p));
+    };
+    const nodeSeen = (n: KubeObject, q: RequestQueue) => {
+      gc.nodeAppeared(n.metadata.name ?? "");
+      podsOn(n.metadata.name ?? "", q);
+    };
+    const podGc = manager
+      .controller("pod-garbage-collector")
+      .workers(2)
+      .watchesWith(POD, {
+        create: (p, q) => podBound(p, q),
+        update: (_old, p, q) => podBound(p, q),
+      })
+      .watchesWith(NODE, {
+        create: (n, q) => nodeSeen(n, q),
+        update: (_old, n, q) => nodeSeen(n, q),
+        delete: (n, q) => podsOn(n.metadata.name ?? "", q),
+      })
+      .complete(gc);
+    const gcQueue: RequestQueue = { add: (req) => podGc.loop.enqueue(req) };
     const monitor = new NodeMonitor({
       client,
-      nodes: this.nodes,
-      leases: this.leases,
-      pods: this.pods,
+      nodes,
+      leases,
+      pods,
       health,
       events: this.nodeEvents,
-      onSilent: (name) => this.enqueuePodsOn(name),
+      onSilent: (name) => podsOn(name, gcQueue),
       now,
     });
-    this.monitor = new Controller(monitor, {
-      name: "node-lifecycle",
-      workers: 2,
-      onError: (key, err) => log(`node lifecycle ${key}: reconcile failed`, err),
-    });
-
-    const nodeChanged = (node: KubeObject) => {
-      const name = node.metadata.name ?? "";
-      gc.nodeAppeared(name);
-      this.monitor.enqueue(name);
-      this.enqueuePodsOn(name);
-    };
-    this.nodes.addHandlers({
-      onAdd: nodeChanged,
-      onUpdate: (_old, node) => nodeChanged(node),
-      onDelete: (node) => {
-        const name = node.metadata.name ?? "";
-        this.nodeEvents.event(
-          node,
-          "Normal",
-          "RemovingNode",
-          `Node ${name} event: Removing Node ${name} from Controller`,
-        );
-        this.monitor.enqueue(name);
-        this.enqueuePodsOn(name);
-      },
-    });
-    const leaseChanged = (lease: KubeObject) => this.monitor.enqueue(lease.metadata.name ?? "");
-    this.leases.addHandlers({
-      onAdd: leaseChanged,
-      onUpdate: (_old, lease) => leaseChanged(lease),
-      onDelete: leaseChanged,
-    });
-    const podChanged = (pod: PodView, old?: PodView) => {
-      const nodeName = pod.spec.nodeName;
-      if (!nodeName) return;
-      this.podGc.enqueue(objectKey(pod));
-      if (old?.spec.nodeName !== nodeName) this.monitor.enqueue(nodeName);
-    };
-    this.pods.addHandlers({
-      onAdd: (p) => podChanged(p as PodView),
-      onUpdate: (old, p) => podChanged(p as PodView, old as PodView),
-    });
+    const byName = (o: KubeObject, q: RequestQueue) => q.add({ name: o.metadata.name ?? "" });
+    manager
+      .controller("node-lifecycle")
+      .workers(2)
+      .watchesWith(NODE, {
+        create: byName,
+        update: (_old, n, q) => byName(n, q),
+        delete: (n, q) => {
+          const name = n.metadata.name ?? "";
+          this.nodeEvents.event(
+            n,
+            "Normal",
+            "RemovingNode",
+            `Node ${name} event: Removing Node ${name} from Controller`,
+          );
+          byName(n, q);
+        },
+      })
+      .watchesWith(
+        LEASE,
+        { create: byName, update: (_old, l, q) => byName(l, q), delete: byName },
+        LEASES,
+      )
+      // A pod newly bound: its node's Ready condition may have to follow.
+      .watchesWith(POD, {
+        create: (p, q) => nodeOf(p, undefined, q),
+        update: (old, p, q) => nodeOf(p, old, q),
+      })
+      .complete(monitor);
+    manager.add({ start: (signal) => this.flushOnStop(signal) });
   }
 
-  private enqueuePodsOn(nodeName: string): void {
-    for (const p of this.pods.list() as PodView[])
-      if (p.spec.nodeName === nodeName) this.podGc.enqueue(objectKey(p));
+  /** Runs alone, on a Manager of its own, until `signal` aborts. */
+  run(signal: AbortSignal): Promise<void> {
+    const manager = new Manager(this.client, { ...(this.opts.log ? { log: this.opts.log } : {}) });
+    this.register(manager);
+    return manager.start(signal);
   }
 
-  /** Runs until `signal` aborts; resolves once every loop has stopped. */
-  async run(signal: AbortSignal): Promise<void> {
-    const caches = [this.nodes, this.leases, this.pods];
-    const running = caches.map((c) => c.run(signal));
-    const synced = await Promise.all(caches.map((c) => c.waitForSync(signal)));
-    if (synced.every(Boolean))
-      await Promise.all([this.monitor.run(signal), this.podGc.run(signal)]);
-    await Promise.all(running);
+  private async flushOnStop(signal: AbortSignal): Promise<void> {
+    await new Promise<void>((resolve) => {
+      if (signal.aborted) resolve();
+      else signal.addEventListener("abort", () => resolve(), { once: true });
+    });
     await Promise.all([this.nodeEvents.flush(), this.evictionEvents.flush()]);
   }
+}
+
+function nodeOf(pod: KubeObject, old: KubeObject | undefined, q: RequestQueue): void {
+  const nodeName = (pod as PodView).spec.nodeName;
+  if (nodeName && (old as PodView | undefined)?.spec.nodeName !== nodeName)
+    q.add({ name: nodeName });
+}
+
+function podRequest(pod: KubeObject): Request {
+  return { namespace: pod.metadata.namespace ?? "", name: pod.metadata.name ?? "" };
 }

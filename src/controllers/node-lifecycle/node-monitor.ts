@@ -12,7 +12,14 @@
  */
 import { rfc3339 } from "../../api/index.js";
 import type { Client, EventRecorder } from "../../client/index.js";
-import { DONE, type Informer, type Reconciler, type Result } from "../../runtime/index.js";
+import {
+  DONE,
+  type Informer,
+  type Request,
+  type ReconcileResult as Result,
+  requestKey,
+  type TypedReconciler,
+} from "../../runtime/index.js";
 import { type NodeHealth, silentConditions } from "./node-health.js";
 import { patchPodStatus } from "./pod-status.js";
 import { desiredTaints } from "./taints.js";
@@ -36,10 +43,11 @@ export interface MonitorDeps {
   now(): number;
 }
 
-export class NodeMonitor implements Reconciler {
+export class NodeMonitor implements TypedReconciler {
   constructor(private readonly d: MonitorDeps) {}
 
-  async reconcile(_signal: AbortSignal, name: string): Promise<Result> {
+  async reconcile(req: Request): Promise<Result> {
+    const name = requestKey(req);
     const d = this.d;
     const node = d.nodes.get(name) as NodeView | undefined;
     if (!node) {

@@ -16,7 +16,14 @@
 
 import { dns1123Subdomain, hasCode, rfc3339 } from "../../api/index.js";
 import { type Client, type EventRecorder, getOptional } from "../../client/index.js";
-import { DONE, type Informer, type Reconciler, type Result } from "../../runtime/index.js";
+import {
+  DONE,
+  type Informer,
+  type Request,
+  type ReconcileResult as Result,
+  requestKey,
+  type TypedReconciler,
+} from "../../runtime/index.js";
 import type { NodeHealth } from "./node-health.js";
 import { decide } from "./pod-decision.js";
 import { patchPodStatus } from "./pod-status.js";
@@ -43,7 +50,7 @@ export interface PodGcDeps {
 
 type DisruptionCondition = typeof ORPHANED_CONDITION | typeof EVICTED_CONDITION;
 
-export class PodGc implements Reconciler {
+export class PodGc implements TypedReconciler {
   /** Node name → when a pod bound to it was first seen without the node. */
   private readonly missingSince = new Map<string, number>();
 
@@ -54,7 +61,8 @@ export class PodGc implements Reconciler {
     this.missingSince.delete(name);
   }
 
-  async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
+  async reconcile(req: Request): Promise<Result> {
+    const key = requestKey(req);
     const d = this.d;
     const pod = d.pods.get(key) as PodView | undefined;
     if (!pod) return DONE;

@@ -11,7 +11,12 @@
 import type { KubeObject } from "../../api/index.js";
 import { evaluatorFor, type GroupResource, listsEqual } from "../../api/index.js";
 import type { Client } from "../../client/index.js";
-import { type DiscoveredResource, discoverResources, Informer } from "../../runtime/index.js";
+import {
+  type Cache,
+  type DiscoveredResource,
+  discoverResources,
+  type Informer,
+} from "../../runtime/index.js";
 
 export interface ServedKind {
   apiVersion: string;
@@ -30,13 +35,13 @@ function usageChanged(gr: GroupResource, old: KubeObject, obj: KubeObject): bool
 
 export class CountedKinds {
   private served = new Map<string, DiscoveredResource>();
-  private readonly watched = new Map<string, { informer: Informer; done: Promise<void> }>();
+  private readonly watched = new Map<string, Informer>();
 
   constructor(
     private readonly client: Client,
+    private readonly cache: Cache,
     private readonly signal: AbortSignal,
     private readonly onChange: (namespace: string, gr: GroupResource) => void,
-    private readonly onError: (err: unknown) => void,
   ) {}
 
   /** The kind serving `gr`, watched (and its cache synced) from now on; undefined when not served. */
@@ -45,33 +50,24 @@ export class CountedKinds {
     if (!this.served.has(key)) await this.discover();
     const r = this.served.get(key);
     if (!r?.namespaced || !r.verbs.includes("list") || !r.verbs.includes("watch")) return undefined;
-    let watch = this.watched.get(key);
-    if (!watch) {
-      const informer = new Informer(this.client, {
-        apiVersion: r.apiVersion,
-        kind: r.kind,
-        onError: this.onError,
-      });
+    let informer = this.watched.get(key);
+    if (!informer) {
+      // The Manager's shared informer of the kind: pods are watched once for every controller.
+      informer = this.cache.informer({ apiVersion: r.apiVersion, kind: r.kind }).informer;
       const changed = (o: KubeObject) => this.onChange(o.metadata.namespace ?? "", gr);
       informer.addHandlers({
         onUpdate: (old, o) => usageChanged(gr, old, o) && changed(o),
         onDelete: changed,
       });
-      watch = { informer, done: informer.run(this.signal) };
-      this.watched.set(key, watch);
+      this.watched.set(key, informer);
     }
     // Listing after the watch has synced: a deletion after our list is always reported.
-    if (!(await watch.informer.waitForSync(this.signal))) return undefined;
+    if (!(await informer.waitForSync(this.signal))) return undefined;
     return { apiVersion: r.apiVersion, kind: r.kind };
   }
 
   private async discover(): Promise<void> {
     const resources = await discoverResources(this.client);
     this.served = new Map(resources.map((r) => [keyOf({ group: r.group, resource: r.plural }), r]));
-  }
-
-  /** Resolves once every informer has stopped (after the signal aborted). */
-  async stopped(): Promise<void> {
-    await Promise.all([...this.watched.values()].map((w) => w.done));
   }
 }

@@ -15,7 +15,14 @@ import {
   resourcesTracked,
 } from "../../api/index.js";
 import type { Client } from "../../client/index.js";
-import { Controller, delay, Informer, objectKey } from "../../runtime/index.js";
+import {
+  type BuiltController,
+  delay,
+  type Informer,
+  Manager,
+  type Request,
+  requestOf,
+} from "../../runtime/index.js";
 import { CountedKinds } from "./counted-kinds.js";
 import { QuotaReconciler } from "./quota-reconciler.js";
 
@@ -24,6 +31,8 @@ export interface QuotaControllerOptions {
   /** How often every quota is measured again, ms (default 5 minutes). */
   resyncMs?: number;
 }
+
+const RESOURCE_QUOTA = { apiVersion: "v1", kind: "ResourceQuota" };
 
 /** The quota's spec changed, or its enforced limits do not match it yet. */
 function needsSync(old: KubeObject, obj: KubeObject): boolean {
@@ -35,65 +44,53 @@ function needsSync(old: KubeObject, obj: KubeObject): boolean {
 }
 
 export class QuotaController {
-  private readonly quotas: Informer;
-
   constructor(
     private readonly client: Client,
     private readonly opts: QuotaControllerOptions = {},
-  ) {
-    this.quotas = new Informer(client, {
-      apiVersion: "v1",
-      kind: "ResourceQuota",
-      onError: (e) => this.log("quota controller: ResourceQuota informer", e),
+  ) {}
+
+  /** Runs the controller and its resync on `manager`, the counted kinds on its shared informers. */
+  register(manager: Manager): void {
+    const quotas = manager.cache.informer(RESOURCE_QUOTA).informer;
+    const stopping = new AbortController();
+    const kinds = new CountedKinds(this.client, manager.cache, stopping.signal, (namespace, gr) => {
+      for (const req of tracking(quotas, namespace, gr)) controller.loop.enqueue(req);
     });
-  }
-
-  private log(msg: string, err?: unknown): void {
-    this.opts.log?.(msg, err);
-  }
-
-  /** The quotas of `namespace` that count objects of `gr`. */
-  private tracking(namespace: string, gr: GroupResource): string[] {
-    return this.quotas
-      .list()
-      .filter((q) => q.metadata.namespace === namespace)
-      .filter((q) =>
-        resourcesTracked(Object.keys((q as ResourceQuota).spec?.hard ?? {})).some(
-          (t) => t.group === gr.group && t.resource === gr.resource,
-        ),
-      )
-      .map(objectKey);
-  }
-
-  /** Runs until `signal` aborts; resolves once informers and workers have stopped. */
-  async run(signal: AbortSignal): Promise<void> {
-    const kinds = new CountedKinds(
-      this.client,
-      signal,
-      (namespace, gr) => {
-        for (const key of this.tracking(namespace, gr)) controller.enqueue(key);
+    const controller: BuiltController = manager
+      .controller("resourcequota")
+      .workers(2)
+      // Not on status writes (this controller's and admission's own), not on deletion.
+      .for(RESOURCE_QUOTA, { predicates: [{ update: needsSync, delete: () => false }] })
+      .complete(new QuotaReconciler(this.client, kinds));
+    manager.add({
+      start: async (signal) => {
+        signal.addEventListener("abort", () => stopping.abort(), { once: true });
+        while (!signal.aborted) {
+          await delay(this.opts.resyncMs ?? 5 * 60_000, signal);
+          if (signal.aborted) return;
+          for (const q of quotas.list()) controller.loop.enqueue(requestOf(q));
+        }
       },
-      (e) => this.log("quota controller: counted kind informer", e),
-    );
-    const controller = new Controller(new QuotaReconciler(this.client, kinds), {
-      name: "resourcequota",
-      workers: 2,
-      onError: (key, err) => this.log(`resourcequota ${key}: reconcile failed`, err),
     });
-    const enqueue = (o: KubeObject) => controller.enqueue(objectKey(o));
-    this.quotas.addHandlers({
-      onAdd: enqueue,
-      onUpdate: (old, o) => needsSync(old, o) && enqueue(o),
-    });
-    const informing = this.quotas.run(signal);
-    const resync = async () => {
-      while (!signal.aborted) {
-        await delay(this.opts.resyncMs ?? 5 * 60_000, signal);
-        for (const q of this.quotas.list()) enqueue(q);
-      }
-    };
-    if (await this.quotas.waitForSync(signal))
-      await Promise.all([controller.run(signal), resync()]);
-    await Promise.all([informing, kinds.stopped()]);
   }
+
+  /** Runs alone, on a Manager of its own, until `signal` aborts. */
+  run(signal: AbortSignal): Promise<void> {
+    const manager = new Manager(this.client, { ...(this.opts.log ? { log: this.opts.log } : {}) });
+    this.register(manager);
+    return manager.start(signal);
+  }
+}
+
+/** The quotas of `namespace` that count objects of `gr`. */
+function tracking(quotas: Informer, namespace: string, gr: GroupResource): Request[] {
+  return quotas
+    .list()
+    .filter((q) => q.metadata.namespace === namespace)
+    .filter((q) =>
+      resourcesTracked(Object.keys((q as ResourceQuota).spec?.hard ?? {})).some(
+        (t) => t.group === gr.group && t.resource === gr.resource,
+      ),
+    )
+    .map(requestOf);
 }

@@ -25,7 +25,12 @@ import {
   scopeSelectors,
 } from "../../api/index.js";
 import { type Client, getOptional } from "../../client/index.js";
-import { DONE, type Reconciler, type Result } from "../../runtime/index.js";
+import {
+  DONE,
+  type Request,
+  type ReconcileResult as Result,
+  type TypedReconciler,
+} from "../../runtime/index.js";
 import type { CountedKinds } from "./counted-kinds.js";
 
 /** Measured usage, and when (ms) a deleting pod in it stops counting. */
@@ -34,14 +39,15 @@ interface Measured {
   nextChange?: number;
 }
 
-export class QuotaReconciler implements Reconciler {
+export class QuotaReconciler implements TypedReconciler {
   constructor(
     private readonly client: Client,
     private readonly kinds: CountedKinds,
   ) {}
 
-  async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
-    const [namespace, name] = key.split("/") as [string, string];
+  async reconcile(req: Request): Promise<Result> {
+    const { name } = req;
+    const namespace = req.namespace ?? "";
     const quota = await getOptional<ResourceQuota>(this.client, {
       apiVersion: "v1",
       kind: "ResourceQuota",

@@ -8,22 +8,27 @@
  * Warning Event, and is looked at again when a Node changes, when a bound pod goes
  * away or finishes, and every `retryMs`.
  */
-
 import type { KubeObject } from "../../api/index.js";
 import { rfc3339 } from "../../api/index.js";
-import { type Client, EventRecorder } from "../../client/index.js";
+import { type Client, EventRecorder, ignoreNotFound } from "../../client/index.js";
 import {
-  Controller,
+  type Cache,
   DONE,
-  Informer,
+  Manager,
   objectKey,
-  type Reconciler,
-  type Result,
+  type ReconcileResult,
+  type Request,
+  type RequestQueue,
+  requestKey,
+  type TypedReconciler,
 } from "../../runtime/index.js";
 import { schedule } from "./fit.js";
 import { type Condition, DEFAULT_SCHEDULER, isTerminal, type Node, type Pod } from "./types.js";
 
 export const UNSCHEDULABLE_RETRY_MS = 30_000;
+
+const POD = { apiVersion: "v1", kind: "Pod" };
+const NODE = { apiVersion: "v1", kind: "Node" };
 
 export interface SchedulerOptions {
   log?(msg: string, err?: unknown): void;
@@ -41,91 +46,99 @@ function isPending(pod: Pod): boolean {
   );
 }
 
-export class Scheduler implements Reconciler {
-  readonly controller: Controller;
-  private readonly pods: Informer;
-  private readonly nodes: Informer;
+export class Scheduler implements TypedReconciler {
   private readonly events: EventRecorder;
   /** Pods bound by this scheduler whose binding the cache has not shown yet: key → node. */
   private readonly assumed = new Map<string, string>();
+  private cache: Cache | undefined;
 
   constructor(
     private readonly client: Client,
     private readonly opts: SchedulerOptions = {},
   ) {
     const log = opts.log ?? (() => {});
-    this.pods = new Informer(client, {
-      apiVersion: "v1",
-      kind: "Pod",
-      onError: (e) => log("scheduler: pod informer", e),
-    });
-    this.nodes = new Informer(client, {
-      apiVersion: "v1",
-      kind: "Node",
-      onError: (e) => log("scheduler: node informer", e),
-    });
     this.events = new EventRecorder(client, {
       component: "default-scheduler",
       onError: (e) => log("scheduler: event", e),
     });
-    // One worker: each decision sees the ones before it.
-    this.controller = new Controller(this, {
-      name: "scheduler",
-      workers: 1,
-      onError: (key, err) => log(`scheduler ${key}: reconcile failed`, err),
-    });
-    this.pods.addHandlers({
-      onAdd: (p) => this.podChanged(p as Pod),
-      onUpdate: (old, p) => this.podChanged(p as Pod, old as Pod),
-      onDelete: (p) => this.podGone(p as Pod),
-    });
-    const retryAll = () => this.enqueuePending();
-    this.nodes.addHandlers({ onAdd: retryAll, onUpdate: retryAll, onDelete: retryAll });
   }
 
-  private podChanged(pod: Pod, old?: Pod): void {
+  /** Runs the scheduler on `manager`, reading Pods and Nodes from its shared cache. */
+  register(manager: Manager): void {
+    this.cache = manager.cache;
+    const retryAll = (_o: KubeObject, q: RequestQueue) => this.enqueuePending(q);
+    manager
+      .controller("scheduler")
+      // One worker: each decision sees the ones before it.
+      .workers(1)
+      .watchesWith(POD, {
+        create: (p, q) => this.podChanged(p as Pod, undefined, q),
+        update: (old, p, q) => this.podChanged(p as Pod, old as Pod, q),
+        delete: (p, q) => this.podGone(p as Pod, q),
+      })
+      .watchesWith(NODE, {
+        create: retryAll,
+        update: (_old, o, q) => retryAll(o, q),
+        delete: retryAll,
+      })
+      .complete(this);
+    manager.add({ start: (signal) => this.flushOnStop(signal) });
+  }
+
+  /** Runs the scheduler alone, on a Manager of its own, until `signal` aborts. */
+  run(signal: AbortSignal): Promise<void> {
+    const manager = new Manager(this.client, { ...(this.opts.log ? { log: this.opts.log } : {}) });
+    this.register(manager);
+    return manager.start(signal);
+  }
+
+  private async flushOnStop(signal: AbortSignal): Promise<void> {
+    await new Promise<void>((resolve) => {
+      if (signal.aborted) resolve();
+      else signal.addEventListener("abort", () => resolve(), { once: true });
+    });
+    await this.events.flush();
+  }
+
+  private podChanged(pod: Pod, old: Pod | undefined, queue: RequestQueue): void {
     const key = objectKey(pod);
     if (pod.spec?.nodeName) this.assumed.delete(key);
-    if (isPending(pod)) this.controller.enqueue(key);
+    if (isPending(pod)) queue.add(requestOfPod(pod));
     // A bound pod that finishes, or whose labels change, may let others fit.
     if (
       old?.spec?.nodeName &&
       ((isTerminal(pod) && !isTerminal(old)) ||
         JSON.stringify(pod.metadata.labels) !== JSON.stringify(old.metadata.labels))
     )
-      this.enqueuePending();
+      this.enqueuePending(queue);
   }
 
-  private podGone(pod: Pod): void {
+  private podGone(pod: Pod, queue: RequestQueue): void {
     this.assumed.delete(objectKey(pod));
-    if (pod.spec?.nodeName) this.enqueuePending();
+    if (pod.spec?.nodeName) this.enqueuePending(queue);
   }
 
-  private enqueuePending(): void {
-    for (const p of this.pods.list() as Pod[])
-      if (isPending(p)) this.controller.enqueue(objectKey(p));
+  private enqueuePending(queue: RequestQueue): void {
+    for (const p of this.pods()) if (isPending(p)) queue.add(requestOfPod(p));
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    const running = [this.pods.run(signal), this.nodes.run(signal)];
-    const synced = await Promise.all([
-      this.pods.waitForSync(signal),
-      this.nodes.waitForSync(signal),
-    ]);
-    if (synced.every(Boolean)) await this.controller.run(signal);
-    await Promise.all(running);
-    await this.events.flush();
+  private pods(): Pod[] {
+    return (this.cache?.informer(POD).informer.list() ?? []) as Pod[];
   }
 
-  async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
-    const pod = this.pods.get(key) as Pod | undefined;
+  async reconcile(req: Request): Promise<ReconcileResult> {
+    const cache = this.cache;
+    if (!cache) throw new Error("the scheduler runs only on a Manager");
+    const key = requestKey(req);
+    const pod = await ignoreNotFound(cache.get<Pod>({ ...POD, ...req }, { noCopy: true }));
     if (!pod || !isPending(pod) || this.assumed.has(key)) return DONE;
     const bound: { pod: Pod; nodeName: string }[] = [];
-    for (const p of this.pods.list() as Pod[]) {
+    for (const p of this.pods()) {
       const nodeName = p.spec?.nodeName || this.assumed.get(objectKey(p));
       if (nodeName) bound.push({ pod: p, nodeName });
     }
-    const decision = schedule(pod, { nodes: this.nodes.list() as Node[], bound });
+    const nodes = (await cache.list<Node>(NODE, { noCopy: true })).items;
+    const decision = schedule(pod, { nodes, bound });
     if ("nodeName" in decision) {
       await this.bind(pod, decision.nodeName);
       return DONE;
@@ -189,4 +202,8 @@ export class Scheduler implements Reconciler {
     );
     this.events.event(pod as KubeObject, "Warning", "FailedScheduling", message);
   }
+}
+
+function requestOfPod(pod: Pod): Request {
+  return { namespace: pod.metadata.namespace ?? "", name: pod.metadata.name ?? "" };
 }

@@ -12,7 +12,14 @@ import { isDeepStrictEqual } from "node:util";
 import type { KubeObject, OwnerReference } from "../../api/index.js";
 import { hasCode, labelSelectorFromObject } from "../../api/index.js";
 import { type Client, getOptional, refOf } from "../../client/index.js";
-import { DONE, type Informer, type Reconciler, type Result } from "../../runtime/index.js";
+import {
+  DONE,
+  type Informer,
+  type Request,
+  type ReconcileResult as Result,
+  requestKey,
+  type TypedReconciler,
+} from "../../runtime/index.js";
 import { type DesiredSlice, desiredEndpoints } from "./endpoints-build.js";
 import {
   type EndpointSlice,
@@ -61,13 +68,14 @@ function ownedBy(obj: KubeObject, kind: string): boolean {
   return (obj.metadata.ownerReferences ?? []).some((o) => o.kind === kind && o.controller);
 }
 
-export class EndpointsReconciler implements Reconciler {
+export class EndpointsReconciler implements TypedReconciler {
   constructor(
     private readonly client: Client,
     private readonly caches: EndpointsCaches,
   ) {}
 
-  async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
+  async reconcile(req: Request): Promise<Result> {
+    const key = requestKey(req);
     const [namespace, name] = key.split("/") as [string, string];
     const svc = this.caches.services.get(key) as Service | undefined;
     const current = this.caches.slices

@@ -22,7 +22,14 @@ import {
   type StorageClass,
 } from "../../api/index.js";
 import type { Client, EventRecorder } from "../../client/index.js";
-import { DONE, type Informer, type Reconciler, type Result } from "../../runtime/index.js";
+import {
+  DONE,
+  type Informer,
+  type Request,
+  type Result,
+  requestKey,
+  type TypedReconciler,
+} from "../../runtime/index.js";
 import { bind, refersTo, setClaimPhase } from "./binding.js";
 import type { LocalPathProvisioner } from "./local-path-provisioner.js";
 import { capacityBytes, findBestMatch, isVolumeBoundToClaim, requestedBytes } from "./matching.js";
@@ -46,10 +53,11 @@ export interface ClaimControllerDeps {
   classes: Informer;
 }
 
-export class ClaimReconciler implements Reconciler {
+export class ClaimReconciler implements TypedReconciler {
   constructor(private readonly deps: ClaimControllerDeps) {}
 
-  async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
+  async reconcile(req: Request): Promise<Result> {
+    const key = requestKey(req);
     const { namespace, name } = splitKey(key);
     const claim = await getOrUndefined<PersistentVolumeClaim>(
       this.deps.client,

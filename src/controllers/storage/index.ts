@@ -6,5 +6,9 @@ export {
   POOL_LABEL,
   VOLUME_DIRECTORY_FINALIZER,
 } from "./names.js";
-export { runStorageControllers, type StorageControllerOptions } from "./storage-controllers.js";
+export {
+  registerStorageControllers,
+  runStorageControllers,
+  type StorageControllerOptions,
+} from "./storage-controllers.js";
 export { VolumePool } from "./volume-pool.js";

@@ -16,7 +16,13 @@
 import type { KubeObject, PersistentVolume, PersistentVolumeClaim } from "../../api/index.js";
 import { PV_PROTECTION_FINALIZER, PVC_PROTECTION_FINALIZER } from "../../api/index.js";
 import type { Client } from "../../client/index.js";
-import { DONE, type Reconciler, type Result } from "../../runtime/index.js";
+import {
+  DONE,
+  type Request,
+  type Result,
+  requestKey,
+  type TypedReconciler,
+} from "../../runtime/index.js";
 import { getOrUndefined, hasFinalizer, PV, PVC, splitKey, withFinalizer } from "./names.js";
 
 interface PodLike extends KubeObject {
@@ -41,10 +47,11 @@ export function podUsesClaim(pod: KubeObject, claimName: string): boolean {
   return claimsOfPod(pod).includes(claimName);
 }
 
-export class ClaimProtectionReconciler implements Reconciler {
+export class ClaimProtectionReconciler implements TypedReconciler {
   constructor(private readonly client: Client) {}
 
-  async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
+  async reconcile(req: Request): Promise<Result> {
+    const key = requestKey(req);
     const { namespace, name } = splitKey(key);
     const claim = await getOrUndefined<PersistentVolumeClaim>(this.client, PVC, name, namespace);
     if (!claim) return DONE;
@@ -62,10 +69,11 @@ export class ClaimProtectionReconciler implements Reconciler {
   }
 }
 
-export class VolumeProtectionReconciler implements Reconciler {
+export class VolumeProtectionReconciler implements TypedReconciler {
   constructor(private readonly client: Client) {}
 
-  async reconcile(_signal: AbortSignal, name: string): Promise<Result> {
+  async reconcile(req: Request): Promise<Result> {
+    const name = requestKey(req);
     const pv = await getOrUndefined<PersistentVolume>(this.client, PV, name);
     if (!pv) return DONE;
     const held = hasFinalizer(pv, PV_PROTECTION_FINALIZER);

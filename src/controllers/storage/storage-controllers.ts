@@ -7,15 +7,25 @@
  * that was missed.
  */
 
-import { setMaxListeners } from "node:events";
 import type { KubeObject, PersistentVolume, PersistentVolumeClaim } from "../../api/index.js";
 import { claimKeyOf } from "../../api/index.js";
 import { type Client, EventRecorder } from "../../client/index.js";
-import { Controller, delay, Informer, objectKey } from "../../runtime/index.js";
+import {
+  delay,
+  type EventHandler,
+  Manager,
+  objectKey,
+  type RequestQueue,
+  requestFromKey,
+  requestOf,
+} from "../../runtime/index.js";
 import { ClaimReconciler } from "./claim-controller.js";
 import { ensureDefaultStorageClass } from "./default-class.js";
 import { LocalPathProvisioner } from "./local-path-provisioner.js";
 import { PV, PVC, STORAGE_CLASS } from "./names.js";
+
+const POD = { apiVersion: "v1", kind: "Pod" };
+
 import {
   ClaimProtectionReconciler,
   claimsOfPod,
@@ -38,16 +48,13 @@ export interface StorageControllerOptions {
   log?(msg: string, err?: unknown): void;
 }
 
-export async function runStorageControllers(
+/** Runs the storage controllers on `manager`, on its shared informers. */
+export function registerStorageControllers(
+  manager: Manager,
   client: Client,
-  signal: AbortSignal,
   opts: StorageControllerOptions,
-): Promise<void> {
+): void {
   const log = opts.log ?? (() => {});
-  // Every informer, watch and timer listens on this signal.
-  setMaxListeners(0, signal);
-  const onError = (what: string) => (key: string, err: unknown) =>
-    log(`${what} ${key}: reconcile failed`, err);
   const recorder = new EventRecorder(client, {
     component: "persistentvolume-controller",
     onError: (e) => log("storage event", e),
@@ -56,110 +63,152 @@ export async function runStorageControllers(
     client,
     opts.pool ?? new VolumePool(opts.volumesDir, opts.poolBytes),
   );
-  const informer = (type: { apiVersion: string; kind: string }) =>
-    new Informer(client, { ...type, onError: (e) => log(`${type.kind} informer`, e) });
-  const claims = informer(PVC);
-  const volumes = informer(PV);
-  const classes = informer(STORAGE_CLASS);
-  const pods = informer({ apiVersion: "v1", kind: "Pod" });
+  const claims = manager.cache.informer(PVC).informer;
+  const volumes = manager.cache.informer(PV).informer;
+  const classes = manager.cache.informer(STORAGE_CLASS).informer;
+  const byKey = (key: string) => requestFromKey(key);
 
-  const claimController = new Controller(
-    new ClaimReconciler({ client, recorder, provisioner, volumes, classes }),
-    { name: "persistentvolume-claims", workers: 2, onError: onError("claim") },
-  );
-  const volumeController = new Controller(
-    new VolumeReconciler({
-      client,
-      recorder,
-      provisioner,
-      enqueueClaim: (k) => claimController.enqueue(k),
-    }),
-    { name: "persistentvolume-volumes", workers: 2, onError: onError("volume") },
-  );
-  const pvcProtection = new Controller(new ClaimProtectionReconciler(client), {
-    name: "pvc-protection",
-    onError: onError("pvc-protection"),
-  });
-  const pvProtection = new Controller(new VolumeProtectionReconciler(client), {
-    name: "pv-protection",
-    onError: onError("pv-protection"),
-  });
-
-  const pendingClaims = () => {
+  const pendingClaims = (q: RequestQueue) => {
     for (const c of claims.list() as PersistentVolumeClaim[])
-      if (!c.spec?.volumeName) claimController.enqueue(objectKey(c));
+      if (!c.spec?.volumeName) q.add(requestOf(c));
   };
-  const onClaim = (c: KubeObject) => {
-    claimController.enqueue(objectKey(c));
-    pvcProtection.enqueue(objectKey(c));
-    const volumeName = (c as PersistentVolumeClaim).spec?.volumeName;
-    if (volumeName) volumeController.enqueue(volumeName);
+  const claimController = manager
+    .controller("persistentvolume-claims")
+    .workers(2)
+    .watchesWith(
+      PVC,
+      each((c, q) => q.add(requestOf(c))),
+    )
+    .watchesWith(PV, {
+      ...each((pv, q) => {
+        const claim = claimKeyOf(pv as PersistentVolume);
+        if (claim) q.add(byKey(claim));
+      }),
+      delete: (pv, q) => {
+        const claim = claimKeyOf(pv as PersistentVolume);
+        if (claim) q.add(byKey(claim));
+        pendingClaims(q); // space came back to the pool
+      },
+    })
+    .watchesWith(STORAGE_CLASS, {
+      create: (_c, q) => pendingClaims(q),
+      update: (_o, _c, q) => pendingClaims(q),
+    })
+    .complete(new ClaimReconciler({ client, recorder, provisioner, volumes, classes }));
+  const volumeController = manager
+    .controller("persistentvolume-volumes")
+    .workers(2)
+    .watchesWith(PVC, {
+      ...each((c, q) => {
+        const volumeName = (c as PersistentVolumeClaim).spec?.volumeName;
+        if (volumeName) q.add({ name: volumeName });
+      }),
+      delete: (c, q) => {
+        const volumeName = (c as PersistentVolumeClaim).spec?.volumeName;
+        if (volumeName) q.add({ name: volumeName });
+        // Volumes made for the claim but not yet named by it are released too.
+        for (const pv of volumes.list() as PersistentVolume[])
+          if (claimKeyOf(pv) === objectKey(c)) q.add({ name: pv.metadata.name! });
+      },
+    })
+    .watchesWith(
+      PV,
+      each((pv, q) => q.add({ name: pv.metadata.name! })),
+    )
+    .complete(
+      new VolumeReconciler({
+        client,
+        recorder,
+        provisioner,
+        enqueueClaim: (k) => claimController.loop.enqueue(byKey(k)),
+      }),
+    );
+  const pvcProtection = manager
+    .controller("pvc-protection")
+    .watchesWith(
+      PVC,
+      each((c, q) => q.add(requestOf(c))),
+    )
+    .watchesWith(
+      POD,
+      each((pod, q) => {
+        for (const name of claimsOfPod(pod))
+          q.add({ namespace: pod.metadata.namespace ?? "", name });
+      }),
+    )
+    .complete(new ClaimProtectionReconciler(client));
+  const pvProtection = manager
+    .controller("pv-protection")
+    .watchesWith(
+      PV,
+      each((pv, q) => q.add({ name: pv.metadata.name! })),
+    )
+    .complete(new VolumeProtectionReconciler(client));
+
+  const resync = () => {
+    for (const c of claims.list()) {
+      claimController.loop.enqueue(requestOf(c));
+      pvcProtection.loop.enqueue(requestOf(c));
+      const volumeName = (c as PersistentVolumeClaim).spec?.volumeName;
+      if (volumeName) volumeController.loop.enqueue({ name: volumeName });
+    }
+    for (const pv of volumes.list()) {
+      volumeController.loop.enqueue({ name: pv.metadata.name! });
+      pvProtection.loop.enqueue({ name: pv.metadata.name! });
+      const claim = claimKeyOf(pv as PersistentVolume);
+      if (claim) claimController.loop.enqueue(byKey(claim));
+    }
   };
-  claims.addHandlers({
-    onAdd: onClaim,
-    onUpdate: (_o, c) => onClaim(c),
-    onDelete: (c) => {
-      onClaim(c);
-      // Volumes made for the claim but not yet named by it are released too.
-      for (const pv of volumes.list() as PersistentVolume[])
-        if (claimKeyOf(pv) === objectKey(c)) volumeController.enqueue(pv.metadata.name!);
+  manager.add({
+    start: async (signal) => {
+      await housekeeping(client, provisioner, opts, log, resync, signal);
+      await recorder.flush();
     },
   });
-  const onVolume = (pv: KubeObject) => {
-    volumeController.enqueue(pv.metadata.name!);
-    pvProtection.enqueue(pv.metadata.name!);
-    const claim = claimKeyOf(pv as PersistentVolume);
-    if (claim) claimController.enqueue(claim);
-  };
-  volumes.addHandlers({
-    onAdd: onVolume,
-    onUpdate: (_o, pv) => onVolume(pv),
-    onDelete: (pv) => {
-      onVolume(pv);
-      pendingClaims(); // space came back to the pool
-    },
-  });
-  classes.addHandlers({ onAdd: pendingClaims, onUpdate: pendingClaims });
-  const onPod = (pod: KubeObject) => {
-    for (const name of claimsOfPod(pod)) pvcProtection.enqueue(`${pod.metadata.namespace}/${name}`);
-  };
-  pods.addHandlers({ onAdd: onPod, onUpdate: (_o, p) => onPod(p), onDelete: onPod });
+}
 
-  const housekeeping = async () => {
-    while (!signal.aborted) {
-      try {
-        if (opts.defaultClass !== false) await ensureDefaultStorageClass(client);
-        break;
-      } catch (e) {
-        log("cannot create the default StorageClass", e);
-        await delay(1000, signal);
-      }
-    }
-    while (!signal.aborted) {
-      try {
-        const removed = await provisioner.sweep();
-        if (removed.length > 0) log(`volume pool: removed half-made volumes ${removed.join(", ")}`);
-      } catch (e) {
-        log("volume pool sweep failed", e);
-      }
-      await delay(opts.resyncMs ?? 30_000, signal);
-      for (const c of claims.list()) onClaim(c);
-      for (const pv of volumes.list()) onVolume(pv);
-    }
-  };
+/** The same handler for a create, an update (of the new object) and a delete. */
+function each(fn: (obj: KubeObject, q: RequestQueue) => void): EventHandler {
+  return { create: fn, update: (_old, obj, q) => fn(obj, q), delete: fn };
+}
 
-  const informers = [claims, volumes, classes, pods];
-  const watching = Promise.all(informers.map((i) => i.run(signal)));
-  // Decisions read the caches: none is made before every cache is filled.
-  const synced = await Promise.all(informers.map((i) => i.waitForSync(signal)));
-  if (synced.every(Boolean))
-    await Promise.all([
-      claimController.run(signal),
-      volumeController.run(signal),
-      pvcProtection.run(signal),
-      pvProtection.run(signal),
-      housekeeping(),
-    ]);
-  await watching;
-  await recorder.flush();
+/** The default class, then the pool's sweep and a resync of every key each period. */
+async function housekeeping(
+  client: Client,
+  provisioner: LocalPathProvisioner,
+  opts: StorageControllerOptions,
+  log: (msg: string, err?: unknown) => void,
+  resync: () => void,
+  signal: AbortSignal,
+): Promise<void> {
+  while (!signal.aborted) {
+    try {
+      if (opts.defaultClass !== false) await ensureDefaultStorageClass(client);
+      break;
+    } catch (e) {
+      log("cannot create the default StorageClass", e);
+      await delay(1000, signal);
+    }
+  }
+  while (!signal.aborted) {
+    try {
+      const removed = await provisioner.sweep();
+      if (removed.length > 0) log(`volume pool: removed half-made volumes ${removed.join(", ")}`);
+    } catch (e) {
+      log("volume pool sweep failed", e);
+    }
+    await delay(opts.resyncMs ?? 30_000, signal);
+    if (!signal.aborted) resync();
+  }
+}
+
+/** Runs the storage controllers alone, on a Manager of their own, until `signal` aborts. */
+export async function runStorageControllers(
+  client: Client,
+  signal: AbortSignal,
+  opts: StorageControllerOptions,
+): Promise<void> {
+  const manager = new Manager(client, { ...(opts.log ? { log: opts.log } : {}) });
+  registerStorageControllers(manager, client, opts);
+  await manager.start(signal);
 }

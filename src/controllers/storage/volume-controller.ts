@@ -15,7 +15,13 @@
  */
 import type { PersistentVolume, PersistentVolumeClaim } from "../../api/index.js";
 import { type Client, type EventRecorder, errorText, ignoreNotFound } from "../../client/index.js";
-import { DONE, type Reconciler, type Result } from "../../runtime/index.js";
+import {
+  DONE,
+  type Request,
+  type Result,
+  requestKey,
+  type TypedReconciler,
+} from "../../runtime/index.js";
 import { setVolumePhase } from "./binding.js";
 import type { LocalPathProvisioner } from "./local-path-provisioner.js";
 import {
@@ -38,10 +44,11 @@ export interface VolumeControllerDeps {
 
 type ClaimState = "none" | "unbound-ref" | "bound" | "binding" | "elsewhere" | "gone";
 
-export class VolumeReconciler implements Reconciler {
+export class VolumeReconciler implements TypedReconciler {
   constructor(private readonly deps: VolumeControllerDeps) {}
 
-  async reconcile(_signal: AbortSignal, name: string): Promise<Result> {
+  async reconcile(req: Request): Promise<Result> {
+    const name = requestKey(req);
     const { client } = this.deps;
     let pv = await getOrUndefined<PersistentVolume>(client, PV, name);
     if (!pv) return DONE;

@@ -1,0 +1,176 @@
+/**
+ * The Manager, one per process, as controller-runtime's: it owns the shared
+ * cache, the controllers built on it (`controller(name)…complete(r)`) and other
+ * long-running loops (`add`), and runs them all under one `start(signal)`.
+ * The cache runs on every replica; controllers and runnables that need it run
+ * only while this replica leads (with leader election configured). Losing
+ * leadership stops the Manager, as controller-runtime's does: the process
+ * restarts and campaigns afresh with empty queues.
+ */
+import { setMaxListeners } from "node:events";
+import type { Client, Reader } from "../client/index.js";
+import { type BuilderHost, type BuiltController, ControllerBuilder } from "./builder.js";
+import { Cache } from "./cache.js";
+import { delay } from "./informer.js";
+import { type LeaderElectionOptions, LeaderElector } from "./leader-election.js";
+import { metricsRegistry } from "./metrics.js";
+import type { ReconcileLoopOptions } from "./reconcile-loop.js";
+import type { Request } from "./refs.js";
+import { type BackoffOptions, DEFAULT_BACKOFF } from "./workqueue.js";
+
+/** A loop that is not a controller: runs until its signal aborts. */
+export interface Runnable {
+  start(signal: AbortSignal): Promise<void>;
+  /** Run only while leading (default true, as controller-runtime's). */
+  needLeaderElection?: boolean;
+}
+
+export interface ManagerOptions {
+  log?(msg: string, err?: unknown): void;
+  /** Default deadline of one reconcile, ms (60 s). */
+  reconcileDeadlineMs?: number;
+  /** Default per-request back-off after a failed reconcile. */
+  backoff?: BackoffOptions;
+  /** Default workers per controller (1). */
+  workers?: number;
+  leaderElection?: LeaderElectionOptions;
+  /** Told about each failed reconcile (default: logged). */
+  onReconcileError?(controller: string, req: Request, err: unknown, retry: boolean): void;
+}
+
+export const DEFAULT_RECONCILE_DEADLINE_MS = 60_000;
+/** How long to wait before asking discovery again about a root kind it does not serve yet. */
+const RESOLVE_RETRY_MS = 2_000;
+
+export class Manager implements BuilderHost {
+  readonly cache: Cache;
+  /** Reads that bypass the cache. */
+  readonly apiReader: Reader;
+  readonly metrics = metricsRegistry;
+  readonly defaults: Omit<ReconcileLoopOptions, "name">;
+  private readonly controllers: BuiltController[] = [];
+  private readonly runnables: Runnable[] = [];
+  private readonly log: (msg: string, err?: unknown) => void;
+  private running = false;
+  private leading = false;
+
+  constructor(
+    readonly client: Client,
+    private readonly opts: ManagerOptions = {},
+  ) {
+    this.log = opts.log ?? (() => {});
+    this.cache = new Cache(client, { onError: (what, e) => this.log(what, e) });
+    this.apiReader = client;
+    this.defaults = {
+      workers: opts.workers ?? 1,
+      deadlineMs: opts.reconcileDeadlineMs ?? DEFAULT_RECONCILE_DEADLINE_MS,
+      backoff: opts.backoff ?? DEFAULT_BACKOFF,
+      onError:
+        opts.onReconcileError ??
+        ((controller, req, err) =>
+          this.log(`${controller} ${req.namespace ?? ""}/${req.name}: reconcile failed`, err)),
+    };
+  }
+
+  controller(name: string): ControllerBuilder {
+    if (this.controllers.some((c) => c.name === name)) {
+      throw new Error(`cannot add controller "${name}": the Manager has one by that name`);
+    }
+    return new ControllerBuilder(this, name);
+  }
+
+  /** Called by `complete()`; controllers must be built before `start`. */
+  register(controller: BuiltController): void {
+    if (this.running)
+      throw new Error(`cannot add controller "${controller.name}": the Manager runs`);
+    this.controllers.push(controller);
+  }
+
+  add(runnable: Runnable): void {
+    if (this.running) throw new Error("cannot add a runnable: the Manager runs");
+    this.runnables.push(runnable);
+  }
+
+  /** Liveness: the Manager is running. */
+  healthz(): boolean {
+    return this.running;
+  }
+
+  /** Readiness: running, and every shared informer has listed once. */
+  readyz(): boolean {
+    return this.running && this.cache.hasSynced();
+  }
+
+  isLeader(): boolean {
+    return this.leading;
+  }
+
+  /**
+   * Runs everything until `signal` aborts and resolves once all of it has
+   * stopped. Rejects (after stopping everything) if leadership is lost.
+   */
+  async start(signal: AbortSignal): Promise<void> {
+    if (this.running) throw new Error("cannot start the Manager: it runs already");
+    this.running = true;
+    // Every informer, watch and worker listens on these signals.
+    const stop = new AbortController();
+    setMaxListeners(0, signal, stop.signal);
+    const onAbort = () => stop.abort(signal.reason);
+    if (signal.aborted) onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    let lost = false;
+    try {
+      // The cache first: runnables and controllers may read it from their first line.
+      const cached = this.cache.start(stop.signal);
+      const everywhere = this.runnables.filter((r) => r.needLeaderElection === false);
+      const leaderOnly = this.runnables.filter((r) => r.needLeaderElection !== false);
+      const lead = (leading: AbortSignal) => this.lead(leading, leaderOnly);
+      const elected = this.opts.leaderElection
+        ? new LeaderElector(this.client, this.opts.leaderElection).run(stop.signal, async (s) => {
+            setMaxListeners(0, s);
+            await lead(s);
+            if (!stop.signal.aborted) {
+              lost = true;
+              stop.abort(new Error("leader election lost"));
+            }
+          })
+        : lead(stop.signal);
+      await Promise.all([cached, ...everywhere.map((r) => r.start(stop.signal)), elected]);
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+      this.running = false;
+    }
+    if (lost) throw new Error("the Manager stopped: leader election lost");
+  }
+
+  private async lead(leading: AbortSignal, runnables: Runnable[]): Promise<void> {
+    this.leading = true;
+    try {
+      await Promise.all([
+        ...this.controllers.map((c) => this.runController(c, leading)),
+        ...runnables.map((r) => r.start(leading)),
+      ]);
+    } finally {
+      this.leading = false;
+    }
+  }
+
+  /** Connects a controller's sources once its root kind is served, waits for them to sync, then works. */
+  private async runController(c: BuiltController, signal: AbortSignal): Promise<void> {
+    let namespaced = true;
+    while (c.forType && !signal.aborted) {
+      try {
+        namespaced = (await this.client.mapper.resolve(c.forType.apiVersion, c.forType.kind))
+          .namespaced;
+        break;
+      } catch (e) {
+        this.log(`controller ${c.name}: cannot resolve ${c.forType.kind}`, e);
+        await delay(RESOLVE_RETRY_MS, signal);
+      }
+    }
+    if (signal.aborted) return;
+    const sources = c.attach(namespaced);
+    for (const s of sources) if (!(await s.informer.waitForSync(signal))) return;
+    await c.loop.run(signal);
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * The Manager's reconcile loop for one controller: workers take typed requests
+ * from a WorkQueue and call the reconciler with a context whose signal aborts
+ * when the Manager stops or the reconcile passes its deadline. The retry
+ * policy lives here alone: an error (a passed deadline included) requeues with
+ * per-request exponential back-off, a TerminalError is reported and dropped,
+ * `requeue` backs off as an error does, `requeueAfter` schedules the next look.
+ */
+import { TerminalError } from "./controller.js";
+import { reconcileErrors, reconcileTime, reconcileTotal, trackQueue } from "./metrics.js";
+import { type Request, requestFromKey, requestKey } from "./refs.js";
+import { type BackoffOptions, DEFAULT_BACKOFF, WorkQueue } from "./workqueue.js";
+
+export interface ReconcileResult {
+  /** Look again after this many ms even if nothing changes. */
+  requeueAfter?: number;
+  /** Look again after the request's next back-off step. */
+  requeue?: boolean;
+}
+
+export interface ReconcileContext {
+  /** Aborts when the Manager stops or this reconcile passes its deadline. */
+  signal: AbortSignal;
+}
+
+export interface TypedReconciler {
+  // biome-ignore lint/suspicious/noConfusingVoidType: a reconciler that has nothing to say returns nothing
+  reconcile(req: Request, ctx: ReconcileContext): Promise<ReconcileResult | void>;
+}
+
+/** The abort reason of a reconcile that ran past its deadline. */
+export class DeadlineExceededError extends Error {
+  constructor(controller: string, req: Request, ms: number) {
+    super(`reconcile of ${controller} "${requestKey(req)}" did not finish within ${ms} ms`);
+    this.name = "DeadlineExceededError";
+  }
+}
+
+export interface ReconcileLoopOptions {
+  name: string;
+  workers: number;
+  deadlineMs: number;
+  backoff?: BackoffOptions;
+  /** Told about each failed reconcile, and whether it will be retried. */
+  onError(controller: string, req: Request, err: unknown, retry: boolean): void;
+}
+
+export class ReconcileLoop {
+  readonly queue: WorkQueue;
+
+  constructor(
+    private readonly reconciler: TypedReconciler,
+    private readonly opts: ReconcileLoopOptions,
+  ) {
+    this.queue = new WorkQueue(opts.backoff ?? DEFAULT_BACKOFF);
+  }
+
+  enqueue(req: Request): void {
+    this.queue.add(requestKey(req));
+  }
+
+  enqueueAfter(req: Request, ms: number): void {
+    this.queue.addAfter(requestKey(req), ms);
+  }
+
+  /** Runs the workers until `signal` aborts; resolves once they have stopped. */
+  async run(signal: AbortSignal): Promise<void> {
+    const stop = () => this.queue.shutDown();
+    if (signal.aborted) stop();
+    trackQueue(this.opts.name, this.queue, signal);
+    signal.addEventListener("abort", stop, { once: true });
+    const workers = Array.from({ length: this.opts.workers }, () => this.worker(signal));
+    await Promise.all(workers);
+    signal.removeEventListener("abort", stop);
+  }
+
+  private async worker(signal: AbortSignal): Promise<void> {
+    for (;;) {
+      const key = await this.queue.get();
+      if (key === undefined) return;
+      try {
+        await this.reconcileOne(key, signal);
+      } finally {
+        this.queue.done(key);
+      }
+    }
+  }
+
+  private async reconcileOne(key: string, stopping: AbortSignal): Promise<void> {
+    const controller = this.opts.name;
+    const req = requestFromKey(key);
+    const timer = reconcileTime.startTimer({ controller });
+    const ctx = new AbortController();
+    const onStop = () => ctx.abort(stopping.reason);
+    stopping.addEventListener("abort", onStop, { once: true });
+    const deadline = setTimeout(
+      () => ctx.abort(new DeadlineExceededError(controller, req, this.opts.deadlineMs)),
+      this.opts.deadlineMs,
+    );
+    try {
+      const result = (await this.reconciler.reconcile(req, { signal: ctx.signal })) ?? {};
+      if (result.requeue) {
+        this.queue.addRateLimited(key);
+      } else {
+        this.queue.forget(key);
+        if (result.requeueAfter !== undefined) this.queue.addAfter(key, result.requeueAfter);
+      }
+      const requeued = result.requeue || result.requeueAfter !== undefined;
+      reconcileTotal.inc({ controller, result: requeued ? "requeue_after" : "success" });
+    } catch (thrown) {
+      reconcileTotal.inc({ controller, result: "error" });
+      reconcileErrors.inc({ controller });
+      if (stopping.aborted) return;
+      // A reconciler that gives up on its aborted signal throws an AbortError; name the deadline.
+      const err = ctx.signal.aborted && isAbort(thrown, ctx.signal) ? ctx.signal.reason : thrown;
+      const terminal = thrown instanceof TerminalError;
+      this.opts.onError(controller, req, err, !terminal);
+      if (terminal) this.queue.forget(key);
+      else this.queue.addRateLimited(key);
+    } finally {
+      clearTimeout(deadline);
+      stopping.removeEventListener("abort", onStop);
+      timer();
+    }
+  }
+}
+
+function isAbort(err: unknown, signal: AbortSignal): boolean {
+  return err === signal.reason || (err instanceof Error && err.name === "AbortError");
+}

@@ -1,0 +1,214 @@
+/**
+ * The Manager against a real in-process apiserver (test/support/envtest.ts):
+ * shared informers (one WATCH per kind and scope however many controllers use
+ * it), the cache as a Reader with indexes, for/owns/watches mapping and
+ * predicates.
+ */
+import assert from "node:assert/strict";
+import { afterEach, beforeEach, describe, it } from "node:test";
+import { hasCode } from "../../src/api/errors.js";
+import type { KubeObject } from "../../src/api/types.js";
+import { labelsChanged, type Request, requestKey } from "../../src/runtime/index.js";
+import { type Env, startEnv } from "../support/envtest.js";
+import { waitFor } from "../support/hearth-process.js";
+
+const POD = { apiVersion: "v1", kind: "Pod" };
+const CONFIG_MAP = { apiVersion: "v1", kind: "ConfigMap" };
+const SECRET = { apiVersion: "v1", kind: "Secret" };
+const PODS_PREFIX = "/registry/core/pods/";
+
+function pod(name: string, extra: Partial<KubeObject["metadata"]> = {}): KubeObject {
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name, namespace: "t", ...extra },
+    spec: { containers: [{ name: "c", image: "busybox" }] },
+  };
+}
+
+/** A reconciler that records each request it is given, by key. */
+function recorder() {
+  const seen: string[] = [];
+  return {
+    seen,
+    reconciler: {
+      reconcile: async (req: Request) => {
+        seen.push(requestKey(req));
+      },
+    },
+  };
+}
+
+describe("Manager", () => {
+  let env: Env;
+  beforeEach(async () => {
+    env = await startEnv();
+    await env.client.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: "t" } });
+  });
+  afterEach(() => env.stop());
+
+  it("opens one WATCH per kind and scope however many controllers use it", async () => {
+    const { manager } = env;
+    const a = recorder();
+    const b = recorder();
+    const c = recorder();
+    const d = recorder();
+    manager.controller("a").for(POD).complete(a.reconciler);
+    manager
+      .controller("b")
+      .watches(POD, (o) => [{ name: o.metadata.name! }])
+      .complete(b.reconciler);
+    manager.controller("c").for(CONFIG_MAP).owns(POD).complete(c.reconciler);
+    manager
+      .controller("d")
+      .for(POD, { scope: { labelSelector: "app=x" } })
+      .complete(d.reconciler);
+    env.startManager();
+    await waitFor("the Manager ready", () => manager.readyz());
+    await env.client.create(pod("p1", { labels: { app: "x" } }));
+    await waitFor("every controller saw p1", () =>
+      [a, b, d].every((r) => r.seen.length > 0) ? true : undefined,
+    );
+    // One for the whole kind (a, b, c), one for the selector (d).
+    assert.equal(env.backend.openWatches(PODS_PREFIX), 2);
+    assert.equal(env.backend.openWatches("/registry/core/configmaps/"), 1);
+    assert.deepEqual(a.seen, ["t/p1"]);
+    assert.deepEqual(b.seen, ["p1"]);
+    assert.deepEqual(d.seen, ["t/p1"]);
+    assert.deepEqual(c.seen, [], "a pod without a controller owner maps to nothing");
+  });
+
+  it("serves get and list from memory, with selectors and indexes", async () => {
+    const { manager } = env;
+    manager.cache.index(POD, "app", (o) => (o.metadata.labels?.app ? [o.metadata.labels.app] : []));
+    const r = recorder();
+    manager.controller("pods").for(POD).complete(r.reconciler);
+    await env.client.create(pod("p1", { labels: { app: "x" } }));
+    await env.client.create(pod("p2", { labels: { app: "y" } }));
+    env.startManager();
+    await waitFor("both pods reconciled", () => (r.seen.length === 2 ? true : undefined));
+    const { cache } = manager;
+    const got = await cache.get({ ...POD, namespace: "t", name: "p1" });
+    assert.equal(got.metadata.labels?.app, "x");
+    got.metadata.labels = {};
+    const again = await cache.get({ ...POD, namespace: "t", name: "p1" });
+    assert.equal(again.metadata.labels?.app, "x", "a read is a copy");
+    const byIndex = await cache.list(POD, { index: { name: "app", value: "y" } });
+    assert.deepEqual(
+      byIndex.items.map((o) => o.metadata.name),
+      ["p2"],
+    );
+    const bySelector = await cache.list(POD, { labelSelector: "app in (x,z)", namespace: "t" });
+    assert.deepEqual(
+      bySelector.items.map((o) => o.metadata.name),
+      ["p1"],
+    );
+    await assert.rejects(
+      cache.get({ ...POD, namespace: "t", name: "nope" }),
+      (e: unknown) => hasCode(e, 404) && /pods "nope" not found/.test(String(e)),
+    );
+    const live = await manager.apiReader.get({ ...POD, namespace: "t", name: "p2" });
+    assert.equal(live.metadata.name, "p2");
+  });
+
+  it("maps owned children to their controller and watched objects through the map", async () => {
+    const { manager } = env;
+    const r = recorder();
+    manager
+      .controller("parents")
+      .for(CONFIG_MAP)
+      .owns(POD)
+      .watches(SECRET, (o) =>
+        o.metadata.labels?.parent ? [{ namespace: "t", name: o.metadata.labels.parent }] : [],
+      )
+      .complete(r.reconciler);
+    env.startManager();
+    await waitFor("the Manager ready", () => manager.readyz());
+    const parent = await env.client.create<KubeObject>({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "parent", namespace: "t" },
+    });
+    await waitFor("parent reconciled", () => (r.seen.includes("t/parent") ? true : undefined));
+    r.seen.length = 0;
+    const owner = (controller: boolean, kind = "ConfigMap") => ({
+      apiVersion: "v1",
+      kind,
+      name: "parent",
+      uid: parent.metadata.uid!,
+      controller,
+    });
+    // Not a controller owner, then an owner of another kind: neither maps.
+    await env.client.create(pod("other", { ownerReferences: [owner(false)] }));
+    await env.client.create(pod("foreign", { ownerReferences: [owner(true, "Secret")] }));
+    await env.client.create(pod("child", { ownerReferences: [owner(true)] }));
+    await waitFor("child mapped", () => (r.seen.length > 0 ? true : undefined));
+    await env.client.create({
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: { name: "s", namespace: "t", labels: { parent: "watched" } },
+    });
+    await waitFor("secret mapped", () => (r.seen.includes("t/watched") ? true : undefined));
+    assert.deepEqual(r.seen, ["t/parent", "t/watched"]);
+  });
+
+  it("lets an update through only when a predicate passes it", async () => {
+    const { manager } = env;
+    const filtered: string[] = [];
+    const all: string[] = [];
+    const cm = (o: KubeObject) => `${o.metadata.name}@${JSON.stringify(o.metadata.labels ?? {})}`;
+    // Handlers of one informer run in order for each event: when `all` has seen
+    // an event, the filtered source has already decided about it.
+    manager
+      .controller("filtered")
+      .watches(
+        CONFIG_MAP,
+        (o) => {
+          filtered.push(cm(o));
+          return [];
+        },
+        { predicates: [labelsChanged] },
+      )
+      .complete(recorder().reconciler);
+    manager
+      .controller("all")
+      .watches(CONFIG_MAP, (o) => {
+        all.push(`${cm(o)}:${o.metadata.resourceVersion}`);
+        return [];
+      })
+      .complete(recorder().reconciler);
+    env.startManager();
+    await waitFor("the Manager ready", () => manager.readyz());
+    const created = await env.client.create<KubeObject>({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "x", namespace: "t" },
+    });
+    const dataOnly = await env.client.update({ ...created, data: { k: "v" } });
+    await waitFor("data update seen", () =>
+      all.some((s) => s.endsWith(`:${dataOnly.metadata.resourceVersion}`)) ? true : undefined,
+    );
+    const labelled = await env.client.update<KubeObject>({
+      ...dataOnly,
+      metadata: { ...dataOnly.metadata, labels: { a: "b" } },
+    });
+    await waitFor("label update seen", () =>
+      all.some((s) => s.endsWith(`:${labelled.metadata.resourceVersion}`)) ? true : undefined,
+    );
+    // The create, then the label change (old and new object); not the data change.
+    assert.deepEqual(filtered, ["x@{}", "x@{}", 'x@{"a":"b"}']);
+  });
+
+  it("drops an informer on request, closing its watch", async () => {
+    const { manager } = env;
+    manager.controller("pods").for(POD).complete(recorder().reconciler);
+    env.startManager();
+    const open = (n: number) => () =>
+      env.backend.openWatches(PODS_PREFIX) === n ? true : undefined;
+    await waitFor("the pod watch open", open(1));
+    manager.cache.drop(POD);
+    await waitFor("the pod watch closed", open(0));
+    await manager.cache.list(POD);
+    await waitFor("a new pod watch open", open(1));
+  });
+});
