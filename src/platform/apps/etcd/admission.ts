@@ -1,6 +1,6 @@
 /**
- * Admission rules of the Etcd app, beyond its schema (DESIGN.md lifecycle
- * rule 4): it is installed once per tenant namespace, as `etcd`; `replicas` is
+ * Admission rules of the Etcd app, beyond its schema (a chosen storage class
+ * sticks): it is installed once per tenant namespace, as `etcd`; `replicas` is
  * odd, because an even count tolerates no more failed members than one fewer
  * and only adds a member to wait for; `size` is a quantity above zero; and the
  * `storageClass` chosen at creation sticks, since the members' volumes were

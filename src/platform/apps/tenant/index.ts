@@ -84,7 +84,7 @@ function namespaceObject(
   for (const key of ["etcd", "ingress", "monitoring", "seaweedfs", "host"])
     labels[`namespace.cozystack.io/${key}`] = values[key] ?? "";
   if (root) labels[LABEL_NO_DELETE] = "true";
-  // Tenants run no privileged pods and mount no host paths (DESIGN.md, runtime notes).
+  // Tenants run no privileged pods and mount no host paths (docs/security.md).
   labels["pod-security.kubernetes.io/enforce"] = "baseline";
   const parent = context.appNamespace;
   return {
