@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { expandGlob, ImageTable, imageNames } from "./image-table.js";
+import { expandGlob, HEARTH_ROOT, ImageTable, imageNames } from "./image-table.js";
 
 describe("imageNames", () => {
   it("drops tag and digest and also matches the last path segment", () => {
@@ -29,7 +29,19 @@ describe("ImageTable", () => {
     assert.ok(hearth.ok);
     assert.equal(hearth.image.entrypoint[0], process.execPath);
     assert.match(hearth.image.entrypoint[1]!, /dist\/src\/main\/hearth\.js$/);
-    assert.equal(hearth.image.binds?.length, 1);
+    // The checkout, and its packages too when node_modules links outside it.
+    const modules = realpathSync(join(HEARTH_ROOT, "node_modules"));
+    const outside = !modules.startsWith(`${HEARTH_ROOT}/`);
+    assert.deepEqual(hearth.image.binds, outside ? [HEARTH_ROOT, modules] : [HEARTH_ROOT]);
+  });
+
+  it("drops a bind that another bind contains", () => {
+    const t = new ImageTable({
+      sh: { entrypoint: ["/bin/sh"], binds: ["/srv/a/x", "/srv/a", "/srv/ab", "/srv/a"] },
+    });
+    const sh = t.lookup("sh");
+    assert.ok(sh.ok);
+    assert.deepEqual(sh.image.binds, ["/srv/a", "/srv/ab"]);
   });
 
   it("refuses unknown images and missing executables with a clear message", () => {

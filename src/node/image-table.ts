@@ -6,7 +6,7 @@
  * matches on its last segment. An image that is not in the table, or whose
  * executable is not installed, is an `ErrImagePull` with a message saying so.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { errorText } from "../client/index.js";
@@ -28,6 +28,28 @@ export type ImageLookup = { ok: true; image: ResolvedImage } | { ok: false; mess
 /** This checkout: dist/src/node → the repository root. */
 export const HEARTH_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 export const DEFAULT_IMAGE_TABLE = join(HEARTH_ROOT, "config/images.json");
+
+/**
+ * Where this checkout's packages really are: a git worktree may link
+ * `node_modules` from another checkout, and a sandbox that binds only the
+ * checkout would see a dangling link.
+ */
+function hearthModules(): string {
+  const modules = join(HEARTH_ROOT, "node_modules");
+  try {
+    return realpathSync(modules);
+  } catch {
+    return modules;
+  }
+}
+
+/** Drops binds that another bind already contains (or repeats). */
+function outermost(binds: string[]): string[] {
+  const within = (p: string, dir: string) => p === dir || p.startsWith(`${dir}/`);
+  return binds.filter(
+    (b, i) => !binds.some((other, j) => j !== i && within(b, other) && (b !== other || j < i)),
+  );
+}
 
 /** `quay.io/coreos/etcd:v3.5@sha256:…` → [`quay.io/coreos/etcd`, `etcd`]. */
 export function imageNames(image: string): string[] {
@@ -64,7 +86,11 @@ export function expandGlob(path: string): string | undefined {
 export class ImageTable {
   constructor(
     private readonly entries: Record<string, ImageEntry>,
-    private readonly vars: Record<string, string> = { node: process.execPath, hearth: HEARTH_ROOT },
+    private readonly vars: Record<string, string> = {
+      node: process.execPath,
+      hearth: HEARTH_ROOT,
+      hearth_modules: hearthModules(),
+    },
   ) {}
 
   static load(file = DEFAULT_IMAGE_TABLE): ImageTable {
@@ -118,7 +144,7 @@ export class ImageTable {
         name,
         entrypoint,
         ...(cmd ? { cmd } : {}),
-        binds: (entry.binds ?? []).map((s) => this.expand(s)),
+        binds: outermost((entry.binds ?? []).map((s) => this.expand(s))),
         env: Object.fromEntries(
           Object.entries(entry.env ?? {}).map(([k, v]) => [k, this.expand(v)]),
         ),

@@ -104,6 +104,21 @@ describe("the Etcd app under hearth up", () => {
     ]);
     assert.fail(`the Etcd app is not Ready after ${seconds}s: ${r.stderr}\n${state.stdout}`);
   };
+  /** `kubectl wait` for a Job's Complete; on a timeout the error shows the Job, its pods and their logs. */
+  const jobComplete = async (name: string, seconds: number) => {
+    const args = ["wait", "--for=condition=Complete", `job/${name}`, "-n", NS];
+    const r = await h.kubectl([...args, `--timeout=${seconds}s`], {
+      timeoutMs: (seconds + 10) * 1000,
+    });
+    if (r.code === 0) return;
+    const selector = ["-l", `batch.kubernetes.io/job-name=${name}`, "-n", NS];
+    const job = await h.kubectl(["get", `job/${name}`, "-n", NS, "-o", "yaml"]);
+    const pods = await h.kubectl(["get", "pods", ...selector, "-o", "yaml"]);
+    const logs = await h.kubectl(["logs", ...selector, "--tail=-1"]);
+    assert.fail(
+      `job ${name} is not Complete after ${seconds}s: ${r.stderr}\n${job.stdout}\n${pods.stdout}\nlogs:\n${logs.stdout}${logs.stderr}`,
+    );
+  };
   /** What an installed etcd has on the machine: its volumes and its processes. */
   const footprint = async () => ({
     volumes: (await items(["get", "pv"]))
@@ -237,10 +252,7 @@ describe("the Etcd app under hearth up", () => {
   it("runs hearth etcd-defrag from the CronJob on every member, the leader last", async () => {
     // The Job finds etcd-client through its service link, $(ETCD_CLIENT_SERVICE_HOST).
     await h.kubectlOk(["create", "job", "defrag-now", "--from=cronjob/etcd-defrag", "-n", NS]);
-    await h.kubectlOk(
-      ["wait", "--for=condition=Complete", "job/defrag-now", "-n", NS, "--timeout=90s"],
-      { timeoutMs: 100_000 },
-    );
+    await jobComplete("defrag-now", 90);
     const logs = await h.kubectlOk(["logs", "job/defrag-now", "-n", NS]);
     assert.match(logs, /compacted the keyspace at revision \d+|is already compacted/);
     const members = logs

@@ -151,11 +151,20 @@ describe("Job controller", () => {
 
   it("fails a Job active longer than activeDeadlineSeconds and stops its pods", async () => {
     const { client } = env;
+    // The deadline starts out far off and is cut to 1 s once both pods are seen
+    // and one runs: a 1 s deadline from creation can pass on a loaded machine
+    // before the test has listed both pods, and they are gone by then. Cutting
+    // it counts from the same startTime, as kube's does on an update.
     await client.create(
-      jobManifest("slow", { activeDeadlineSeconds: 1, parallelism: 2, completions: 4 }),
+      jobManifest("slow", { activeDeadlineSeconds: 3600, parallelism: 2, completions: 4 }),
     );
     const pods = await activePods(client, "slow", 2);
     await setPhase(client, pods[0]!, "Running");
+    await client.patch(
+      { apiVersion: "batch/v1", kind: "Job", name: "slow", namespace: "default" },
+      { spec: { activeDeadlineSeconds: 1 } },
+      { type: "merge" },
+    );
     const job = await jobCondition(client, "slow", "Failed", 10_000);
     assert.equal(conditionOf(job, "Failed")?.reason, "DeadlineExceeded");
     assert.equal(
