@@ -88,6 +88,8 @@ export class ApiServer {
     readyz: new HealthChecks(),
   };
   private readonly servedKinds: ServedKinds;
+  /** Checks added before `start`, listed after the built-in ones as kube lists its post-start hooks. */
+  private pendingReadyChecks: [string, HealthCheck][] | undefined = [];
   private server?: Server;
   private closedPromise?: Promise<void>;
 
@@ -112,7 +114,8 @@ export class ApiServer {
    * may rely on it.
    */
   addReadyCheck(name: string, check: HealthCheck): void {
-    this.health.readyz.add(name, check);
+    if (this.pendingReadyChecks) this.pendingReadyChecks.push([name, check]);
+    else this.health.readyz.add(name, check);
   }
 
   /** The readiness checks failing now; empty once the server is ready. */
@@ -206,6 +209,8 @@ export class ApiServer {
     await ensureSystemNamespaces(context.store, this.registry);
     await access.start(signal, context.store, this.registry);
     addBuiltinChecks(this.health, opts.backend, signal);
+    for (const [name, check] of this.pendingReadyChecks ?? []) this.health.readyz.add(name, check);
+    this.pendingReadyChecks = undefined;
     const deps: RouterDeps = {
       server: context,
       openapi: this.openapi,
