@@ -146,6 +146,8 @@ export async function startHearth(
   const kubectl = (args: string[], o: { input?: string; timeoutMs?: number } = {}) =>
     run("kubectl", ["--kubeconfig", kubeconfig, ...args], { env, ...o });
   let cleaned = false;
+  // kubectl processes a test holds: a live one would recreate its HOME's cache after the rm.
+  const spawned: ChildProcess[] = [];
   return {
     dataDir,
     kubeconfig,
@@ -160,10 +162,12 @@ export async function startHearth(
       return r.stdout;
     },
     kubectlSpawn(args) {
-      return spawn("kubectl", ["--kubeconfig", kubeconfig, ...args], {
+      const c = spawn("kubectl", ["--kubeconfig", kubeconfig, ...args], {
         env,
         stdio: ["ignore", "pipe", "pipe"],
       });
+      spawned.push(c);
+      return c;
     },
     stop: () => stopChild(child, STOP_GRACE_MS),
     async kill9() {
@@ -177,6 +181,8 @@ export async function startHearth(
         child.kill("SIGKILL");
         await waitExit(child);
       }
+      for (const c of spawned) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+      await Promise.all(spawned.map(waitExit));
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
       rmSync(home, { recursive: true, force: true });
     },
