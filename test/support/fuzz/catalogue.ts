@@ -21,6 +21,32 @@ export const SENTINEL_LABEL = "fuzz.hearth.io/sentinel";
 
 type Obj = Record<string, unknown>;
 
+/**
+ * The spec of the `gadgets.fuzz.hearth.io` CRD, one served and stored version
+ * whose `spec` has `properties` (and `extra` beside them, for schemas the
+ * regressions pin); the catalogue's CRD sentinel and those regressions share it.
+ */
+export function gadgetCrdSpec(properties: unknown, extra: Obj = {}): Obj {
+  return {
+    group: "fuzz.hearth.io",
+    scope: "Namespaced",
+    names: { plural: "gadgets", singular: "gadget", kind: "Gadget" },
+    versions: [
+      {
+        name: "v1",
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: "object",
+            properties: { spec: { type: "object", properties, ...extra } },
+          },
+        },
+      },
+    ],
+  };
+}
+
 export interface FuzzKind {
   group: string;
   version: string;
@@ -282,26 +308,7 @@ export const FUZZ_KINDS: FuzzKind[] = [
     "CustomResourceDefinition",
     "customresourcedefinitions",
     false,
-    () => ({
-      spec: {
-        group: "fuzz.hearth.io",
-        scope: "Namespaced",
-        names: { plural: "gadgets", singular: "gadget", kind: "Gadget" },
-        versions: [
-          {
-            name: "v1",
-            served: true,
-            storage: true,
-            schema: {
-              openAPIV3Schema: {
-                type: "object",
-                properties: { spec: { type: "object", properties: { size: { type: "integer" } } } },
-              },
-            },
-          },
-        ],
-      },
-    }),
+    () => ({ spec: gadgetCrdSpec({ size: { type: "integer" } }) }),
     { name: "gadgets.fuzz.hearth.io", guarded: true, subresources: ["status"] },
   ),
   grouped(
