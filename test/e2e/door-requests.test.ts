@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 import { after, before, describe, it } from "node:test";
 import { type InProcessServer, startInProcess } from "../support/in-process.js";
+import { openCrd } from "../support/open-crd.js";
 import { expectRefused, type Refusal, type StatusBody } from "../support/refusal.js";
 
 interface RawResponse {
@@ -78,26 +79,7 @@ describe("the HTTP door", () => {
   before(async () => {
     s = await startInProcess();
     port = s.server.port;
-    const crd = {
-      apiVersion: "apiextensions.k8s.io/v1",
-      kind: "CustomResourceDefinition",
-      metadata: { name: "blobs.door.example.com" },
-      spec: {
-        group: "door.example.com",
-        names: { plural: "blobs", singular: "blob", kind: "Blob", listKind: "BlobList" },
-        scope: "Namespaced",
-        versions: [
-          {
-            name: "v1",
-            served: true,
-            storage: true,
-            schema: {
-              openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
-            },
-          },
-        ],
-      },
-    };
+    const crd = openCrd("door.example.com", "Blob", "blobs");
     const r = await s.request(
       "POST",
       "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",

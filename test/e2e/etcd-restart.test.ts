@@ -17,32 +17,14 @@ import { openEtcdBackend } from "../../src/storage/index.js";
 import { type EtcdProcess, startEtcd } from "../support/etcd-process.js";
 import { waitFor } from "../support/hearth-process.js";
 import { type InProcessServer, startInProcess } from "../support/in-process.js";
+import { openCrd } from "../support/open-crd.js";
 
 const CM = "/api/v1/namespaces/default/configmaps";
 
 const configMap = (name: string, v: string) =>
   JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name }, data: { v } });
 
-const widgets = JSON.stringify({
-  apiVersion: "apiextensions.k8s.io/v1",
-  kind: "CustomResourceDefinition",
-  metadata: { name: "widgets.restart.example.com" },
-  spec: {
-    group: "restart.example.com",
-    names: { plural: "widgets", singular: "widget", kind: "Widget", listKind: "WidgetList" },
-    scope: "Namespaced",
-    versions: [
-      {
-        name: "v1",
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
-        },
-      },
-    ],
-  },
-});
+const widgets = JSON.stringify(openCrd("restart.example.com", "Widget", "widgets"));
 
 describe("an apiserver on etcd across an etcd restart", () => {
   let dir: string;
