@@ -28,8 +28,9 @@ describe("trackLongRunning", () => {
     const inNs = trackLongRunning(info("watch", "configmaps", { namespace: "a" }), q());
     const inNs2 = trackLongRunning(info("watch", "configmaps", { namespace: "b" }), q());
     const all = trackLongRunning(info("watch", "configmaps"), q());
+    // RequestInfo names a watch whose field selector pins metadata.name (kube's scope "resource").
     const one = trackLongRunning(
-      info("watch", "configmaps", { namespace: "a" }),
+      info("watch", "configmaps", { namespace: "a", name: "x" }),
       q("fieldSelector=metadata.name%3Dx"),
     );
     assert.equal(await sample(LONG, labels("WATCH", "configmaps", "", "namespace")), 2);

@@ -18,7 +18,6 @@
  */
 import type { ServerResponse } from "node:http";
 import { Counter, Gauge, Histogram, register } from "prom-client";
-import { parseFieldRequirements } from "../api/index.js";
 import type { RequestInfo } from "./http/request-info.js";
 
 type CountLabel = "verb" | "group" | "version" | "resource" | "subresource" | "code";
@@ -124,26 +123,9 @@ const openWatches = new Map<string, number>();
 /** kube's connect subresources: a request to one is reported with the verb CONNECT. */
 const CONNECT_SUBRESOURCES = new Set(["log", "exec", "portforward", "attach", "proxy"]);
 
-/**
- * kube's RequestInfo names a list or watch whose field selector pins
- * `metadata.name` (`kubectl get pod p -w`), and its metrics call that scope
- * "resource"; Hearth's RequestInfo leaves the name out, so it is read here.
- */
-function selectedName(query: URLSearchParams): string | undefined {
-  const text = query.get("fieldSelector");
-  if (!text) return undefined;
-  try {
-    return parseFieldRequirements(text).find((r) => r.field === "metadata.name" && r.op === "=")
-      ?.value;
-  } catch {
-    return undefined;
-  }
-}
-
 /** kube's CleanScope. */
-function scopeOf(info: RequestInfo, query: URLSearchParams): string {
+function scopeOf(info: RequestInfo): string {
   if (info.name !== undefined || info.verb === "create") return "resource";
-  if (info.verb === "watch" && selectedName(query) !== undefined) return "resource";
   if (info.namespace !== undefined) return "namespace";
   return "cluster";
 }
@@ -167,7 +149,7 @@ export function trackLongRunning(info: RequestInfo, query: URLSearchParams): () 
     version: info.version,
     resource: info.resource,
     subresource: info.subresource ?? "",
-    scope: scopeOf(info, query),
+    scope: scopeOf(info),
     component: "apiserver",
   });
   gauge.inc();

@@ -158,6 +158,80 @@ rules: []
     assert.match(rules.stdout, /selfsubjectaccessreviews\.authorization\.k8s\.io/);
   });
 
+  it("lets a Role's resourceNames allow a list or watch that selects that one name", async () => {
+    await h.kubectlOk(["create", "namespace", "named"]);
+    for (const cm of ["app", "other"])
+      await h.kubectlOk(["create", "configmap", cm, "--from-literal=a=1", "-n", "named"]);
+    await h.kubectlOk([
+      "create",
+      "role",
+      "one-configmap",
+      "--verb=get,list,watch",
+      "--resource=configmaps",
+      "--resource-name=app",
+      "-n",
+      "named",
+    ]);
+    await h.kubectlOk([
+      "create",
+      "rolebinding",
+      "bob-one-configmap",
+      "--role=one-configmap",
+      "--user=bob",
+      "-n",
+      "named",
+    ]);
+    await waitFor(
+      "bob may get configmap app",
+      async () => (await bob("get", "configmap", "app", "-n", "named")).code === 0,
+    );
+    // The selector names the object, so RBAC sees the name (kube's RequestInfoFactory).
+    const selected = await bob(
+      "get",
+      "configmaps",
+      "-n",
+      "named",
+      "--field-selector",
+      "metadata.name=app",
+      "-o",
+      "name",
+    );
+    assert.equal(selected.code, 0, selected.stderr);
+    assert.equal(selected.stdout.trim(), "configmap/app");
+    const watched = await bob(
+      "get",
+      "--raw",
+      "/api/v1/namespaces/named/configmaps?watch=1&fieldSelector=metadata.name%3Dapp&timeoutSeconds=1",
+    );
+    assert.equal(watched.code, 0, watched.stderr);
+    const events = watched.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; object: { metadata: { name: string } } });
+    assert.deepEqual(
+      events.map((e) => [e.type, e.object.metadata.name]),
+      [["ADDED", "app"]],
+    );
+    // Another name, or no name at all, is still refused, in kube's words.
+    const other = await bob(
+      "get",
+      "configmaps",
+      "-n",
+      "named",
+      "--field-selector",
+      "metadata.name=other",
+    );
+    assert.match(
+      other.stderr,
+      /configmaps "other" is forbidden: User "bob" cannot list resource "configmaps" in API group "" in the namespace "named"/,
+    );
+    const all = await bob("get", "configmaps", "-n", "named");
+    assert.match(
+      all.stderr,
+      /configmaps is forbidden: User "bob" cannot list resource "configmaps" in API group "" in the namespace "named"/,
+    );
+  });
+
   it("lets a namespace admin grant only what they hold", async () => {
     await h.kubectlOk(["create", "namespace", "tenant"]);
     await h.kubectlOk([

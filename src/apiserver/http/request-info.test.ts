@@ -109,6 +109,38 @@ describe("parseRequestInfo", () => {
     assert.equal(queryFlag(new URLSearchParams("a=x"), "b"), false);
   });
 
+  it("names a list or watch whose field selector pins metadata.name, as kube's RequestInfoFactory", () => {
+    const cases: [query: string, verb: string, name: string | undefined][] = [
+      ["fieldSelector=metadata.name%3Dapp", "list", "app"],
+      ["fieldSelector=metadata.name%3D%3Dapp&watch=1", "watch", "app"],
+      // Any term of the conjunction may pin it.
+      ["fieldSelector=status.phase%3DRunning,metadata.name%3Dapp", "list", "app"],
+      // Not pinned: another field, a negation, no selector.
+      ["fieldSelector=metadata.namespace%3Dapp", "list", undefined],
+      ["fieldSelector=metadata.name!%3Dapp&watch=true", "watch", undefined],
+      ["", "list", undefined],
+      // Not a valid path segment, or a selector that does not parse: no name.
+      ["fieldSelector=metadata.name%3D..", "list", undefined],
+      ["fieldSelector=metadata.name%3Da%2Fb", "list", undefined],
+      ["fieldSelector=metadata.name%3Da%3Db&watch=1", "watch", undefined],
+      ["fieldSelector=nonsense&watch=1", "watch", undefined],
+    ];
+    for (const [query, verb, name] of cases) {
+      const info = parse("GET", "/api/v1/namespaces/ns/configmaps", query);
+      assert.equal(info?.verb, verb, query);
+      assert.equal(info?.name, name, query);
+      assert.equal("name" in (info ?? {}), name !== undefined, query);
+    }
+    // Only lists and watches: a DELETE of the collection stays unnamed.
+    const del = parse(
+      "DELETE",
+      "/api/v1/namespaces/ns/configmaps",
+      "fieldSelector=metadata.name%3Dapp",
+    );
+    assert.equal(del?.verb, "deletecollection");
+    assert.equal(del?.name, undefined);
+  });
+
   it("refuses paths with more than resource/name/subresource", () => {
     assert.equal(parse("GET", "/api/v1/pods/p", "watch=false")?.verb, "get");
     assert.equal(parse("HEAD", "/api/v1/pods")?.verb, "list");

@@ -4,6 +4,7 @@
  * decoded once (`decodePath`); a path with an empty segment is not a resource
  * path, so `//` can never shift a name into the place of a resource.
  */
+import { parseFieldRequirements, pathSegmentName } from "../../api/index.js";
 import type { DecodedPath } from "./request-target.js";
 
 export interface RequestInfo {
@@ -70,8 +71,11 @@ export function parseRequestInfo(
   let verb = VERBS_BY_METHOD[method] ?? method.toLowerCase();
   // As kube: only a GET of a collection can be a watch (a named GET ignores `watch`), and
   // `watch` is a query boolean: anything but "0" or "false" (any case), even "", is true.
-  if ((method === "GET" || method === "HEAD") && name === undefined)
+  let selected: string | undefined;
+  if ((method === "GET" || method === "HEAD") && name === undefined) {
     verb = queryFlag(query, "watch") ? "watch" : "list";
+    selected = selectedName(query);
+  }
   if (method === "DELETE" && name === undefined) verb = "deletecollection";
   // Absent parts are left out (not set to undefined); keys in the order kube's struct has them.
   const info: RequestInfo =
@@ -79,8 +83,30 @@ export function parseRequestInfo(
       ? { isResourceRequest: true, path, verb, group, version, resource }
       : { isResourceRequest: true, path, verb, group, version, namespace, resource };
   if (name !== undefined) info.name = name;
+  else if (selected !== undefined) info.name = selected;
   if (subresource !== undefined) info.subresource = subresource;
   return info;
+}
+
+/**
+ * The name a list or watch selects with `metadata.name=<name>` (or `==`) among
+ * its field selector's terms, when it is a valid path segment: kube's
+ * RequestInfoFactory makes it the request's name, so that RBAC `resourceNames`
+ * can allow `kubectl get <kind> <name> --watch`. A selector that does not
+ * parse names nothing (its handler refuses it).
+ */
+function selectedName(query: URLSearchParams): string | undefined {
+  const text = query.get("fieldSelector");
+  if (!text) return undefined;
+  let value: string | undefined;
+  try {
+    value = parseFieldRequirements(text).find(
+      (r) => r.field === "metadata.name" && r.op === "=",
+    )?.value;
+  } catch {
+    return undefined;
+  }
+  return value !== undefined && pathSegmentName(value).length === 0 ? value : undefined;
 }
 
 /**
