@@ -64,7 +64,12 @@ export function successStatus(t: ResourceType, obj: KubeObject): Status {
   };
 }
 
-/** Deletes one object; returns its marked state, or a Success Status when it is gone. */
+/** What a DELETE that removed `obj` answers: the object for kinds that return it, else Success. */
+function goneAnswer(t: ResourceType, obj: KubeObject): KubeObject | Status {
+  return t.returnDeletedObject ? obj : successStatus(t, obj);
+}
+
+/** Deletes one object; returns its marked state, or what `goneAnswer` says when it is gone. */
 export async function deleteObject(
   ctx: RequestContext,
   name: string,
@@ -91,9 +96,8 @@ export async function deleteObject(
     try {
       if (plan.kind === "mark") return await markGraceful(ctx, obj, plan, finalizers, dryRun);
       if (finalizers.length === 0 && pending.length === 0) {
-        if (dryRun) return successStatus(t, obj);
-        const gone = await store.remove(t, obj, revision);
-        return successStatus(t, gone);
+        if (dryRun) return goneAnswer(t, obj);
+        return goneAnswer(t, await store.remove(t, obj, revision));
       }
       const marked: KubeObject = structuredClone(obj);
       t.prepareForDelete?.(marked);
@@ -141,11 +145,11 @@ async function markGraceful(
   if (finalizers.length === 0) delete marked.metadata.finalizers;
   const held = finalizers.length > 0 || (t.pendingFinalizers?.(marked) ?? []).length > 0;
   if (dryRun)
-    return plan.deletionGracePeriodSeconds === 0 && !held ? successStatus(t, obj) : marked;
+    return plan.deletionGracePeriodSeconds === 0 && !held ? goneAnswer(t, marked) : marked;
   const store = ctx.server.store;
   const updated = await store.update(t, marked, Number(obj.metadata.resourceVersion));
   if (plan.deletionGracePeriodSeconds > 0 || held) return updated;
-  return successStatus(t, await store.remove(t, updated, Number(updated.metadata.resourceVersion)));
+  return goneAnswer(t, await store.remove(t, updated, Number(updated.metadata.resourceVersion)));
 }
 
 export async function handleDelete(ctx: RequestContext): Promise<void> {

@@ -96,6 +96,7 @@ const serviceAccounts = builtinType({
   kind: "ServiceAccount",
   plural: "serviceaccounts",
   singular: "serviceaccount",
+  returnDeletedObject: true,
   shortNames: ["sa"],
   schema: serviceAccountSchema,
   subresourceHandlers: { token: handleTokenRequest },

@@ -35,6 +35,7 @@ export const podType: ResourceType = {
   listKind: "PodList",
   plural: "pods",
   singular: "pod",
+  returnDeletedObject: true,
   namespaced: true,
   shortNames: ["po"],
   categories: ["all"],

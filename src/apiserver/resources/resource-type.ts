@@ -97,6 +97,12 @@ export interface ResourceType {
   prepareForDelete?(obj: KubeObject): void;
   /** A custom kind whose CRD is being deleted: served, but takes no new objects. */
   terminating?: boolean;
+  /**
+   * A DELETE that removes the object answers with the object as last stored,
+   * not a Success Status (kube's `ReturnDeletedObject`: pods, services,
+   * persistent volumes and claims, service accounts).
+   */
+  returnDeletedObject?: boolean;
   /** True for kinds whose objects are served but not deletable by users. */
   undeletable?(obj: KubeObject): string | undefined;
   /**

@@ -47,6 +47,7 @@ function serviceType(serviceCidr: string): ResourceType {
     kind: "Service",
     plural: "services",
     singular: "service",
+    returnDeletedObject: true,
     shortNames: ["svc"],
     categories: ["all"],
     status: true,
