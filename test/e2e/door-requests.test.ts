@@ -208,13 +208,15 @@ describe("the HTTP door", () => {
       await refused("GET", "/%zz", { code: 400, reason: "BadRequest" });
     });
 
-    it("answers odd request targets without a 5xx", async () => {
-      for (const target of ["//", "//[::1", "//evil/api/v1/namespaces", "*", "/api/v1/pods#x"]) {
-        const r = await raw(port, "GET", target);
-        assert.ok(r.status >= 400 && r.status < 500, `${target}: ${r.status} ${r.text}`);
-        assert.equal((r.body as StatusBody).kind, "Status", target);
-      }
-      await refused("DELETE", "//", { code: 404, reason: "NotFound" });
+    it("answers odd request targets with kube's 404, as paths no route matches", async () => {
+      // Go reads each as a path ("//[::1" too, and "#x" is part of the path, not a fragment).
+      for (const target of ["//", "//[::1", "//evil/api/v1/namespaces", "*", "/api/v1/pods#x"])
+        for (const method of ["GET", "DELETE"])
+          await refused(method, target, {
+            code: 404,
+            reason: "NotFound",
+            message: "the server could not find the requested resource",
+          });
       // The absolute form names the same path as the origin form.
       const abs = await raw(port, "GET", `http://elsewhere${CM_PATH}/keep`);
       assert.equal(abs.status, 200, abs.text);
