@@ -20,7 +20,16 @@ import type { ServerResponse } from "node:http";
 import { Counter, Gauge, Histogram, register } from "prom-client";
 import type { RequestInfo } from "./http/request-info.js";
 
-type CountLabel = "verb" | "group" | "version" | "resource" | "subresource" | "code";
+type DurationLabel =
+  | "verb"
+  | "dry_run"
+  | "group"
+  | "version"
+  | "resource"
+  | "subresource"
+  | "scope"
+  | "component";
+type CountLabel = DurationLabel | "code";
 
 /** One series of apiserver_request_total, with the requests not yet added to it. */
 interface Series {
@@ -35,10 +44,21 @@ const series = new Map<string, Series>();
 /** Bound on the series kept (far above what served resources make); past it, requests count directly. */
 const MAX_SERIES = 8192;
 
+const DURATION_LABELS = [
+  "verb",
+  "dry_run",
+  "group",
+  "version",
+  "resource",
+  "subresource",
+  "scope",
+  "component",
+] as const;
+
 const requestTotal: Counter<CountLabel> = new Counter({
   name: "apiserver_request_total",
-  help: "Counter of apiserver requests broken out for each verb, group, version, resource and HTTP response code.",
-  labelNames: ["verb", "group", "version", "resource", "subresource", "code"] as const,
+  help: "Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.",
+  labelNames: [...DURATION_LABELS, "code"] as const,
   collect() {
     for (const s of series.values()) {
       if (s.pending === 0) continue;
@@ -48,39 +68,99 @@ const requestTotal: Counter<CountLabel> = new Counter({
   },
 });
 
-const requestDuration = new Histogram({
+const requestDuration = new Histogram<DurationLabel>({
   name: "apiserver_request_duration_seconds",
-  help: "Response latency distribution in seconds for each verb, group, version and resource (watches excluded).",
-  labelNames: ["verb", "group", "version", "resource"] as const,
+  help: "Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component (watches excluded).",
+  labelNames: DURATION_LABELS,
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 2, 5, 10, 30, 60],
 });
+
+/** What the metrics read of a request beyond its RequestInfo. */
+export interface RequestFacts {
+  method: string;
+  contentType: string | undefined;
+  query: URLSearchParams;
+}
 
 /** Counts the request when its response finishes. */
 export function observeRequest(
   info: RequestInfo | undefined,
+  facts: RequestFacts,
   res: ServerResponse,
   started: number,
 ): void {
+  const verb = reportedVerb(info, facts);
+  const dryRun = dryRunLabel(facts.query);
   // "finish" is emitted once per response; `on` spares the `once` wrapper.
-  res.on("finish", () => record(info, res.statusCode, started));
+  res.on("finish", () => record(info, verb, dryRun, res.statusCode, started));
 }
 
-function record(info: RequestInfo | undefined, code: number, started: number): void {
-  const verb = info?.verb ?? "nonresource";
+const VERBS: Record<string, string> = {
+  get: "GET",
+  list: "LIST",
+  watch: "WATCH",
+  create: "POST",
+  update: "PUT",
+  patch: "PATCH",
+  delete: "DELETE",
+  deletecollection: "DELETECOLLECTION",
+};
+
+/**
+ * kube's CleanVerb over the verb its routes are instrumented with: LIST and
+ * WATCH apart from GET, APPLY for a server-side apply, CONNECT for the
+ * streaming subresources; a request that is not a resource request by its method.
+ */
+function reportedVerb(info: RequestInfo | undefined, facts: RequestFacts): string {
+  if (!info) return facts.method.toUpperCase();
+  if (info.subresource !== undefined && CONNECT_SUBRESOURCES.has(info.subresource))
+    return "CONNECT";
+  if (info.verb === "patch" && facts.contentType?.split(";")[0]?.trim() === APPLY_TYPE)
+    return "APPLY";
+  return VERBS[info.verb] ?? info.verb.toUpperCase();
+}
+
+const APPLY_TYPE = "application/apply-patch+yaml";
+
+/** kube's cleanDryRun: the dryRun values sorted and joined, or "invalid" for any but All (bounded cardinality). */
+function dryRunLabel(query: URLSearchParams): string {
+  const values = query.getAll("dryRun");
+  if (values.length === 0) return "";
+  return values.every((v) => v === "All") ? "All" : "invalid";
+}
+
+function record(
+  info: RequestInfo | undefined,
+  verb: string,
+  dryRun: string,
+  code: number,
+  started: number,
+): void {
   const group = info?.group ?? "";
   const version = info?.version ?? "";
   const resource = info?.resource ?? "";
   const subresource = info?.subresource ?? "";
-  const key = `${verb}\0${group}\0${version}\0${resource}\0${subresource}\0${code}`;
+  const scope = info ? scopeOf(info) : "";
+  const component = info ? "apiserver" : "";
+  const key = `${verb}\0${dryRun}\0${group}\0${version}\0${resource}\0${subresource}\0${scope}\0${code}`;
   let s = series.get(key);
   if (s) {
     s.pending++;
   } else {
-    const durationLabels = { verb, group, version, resource };
+    const durationLabels = {
+      verb,
+      dry_run: dryRun,
+      group,
+      version,
+      resource,
+      subresource,
+      scope,
+      component,
+    };
     s = {
-      labels: { ...durationLabels, subresource, code: String(code) },
+      labels: { ...durationLabels, code: String(code) },
       pending: 1,
-      duration: verb === "watch" ? undefined : requestDuration.labels(durationLabels),
+      duration: verb === "WATCH" ? undefined : requestDuration.labels(durationLabels),
     };
     if (series.size < MAX_SERIES) series.set(key, s);
     else requestTotal.inc(s.labels);

@@ -114,7 +114,12 @@ async function serve(deps: RouterDeps, request: Request): Promise<void> {
     const user = requestsImpersonation(req.headers)
       ? await impersonate(deps.server.authorizer, authenticated, req.headersDistinct)
       : authenticated;
-    observeRequest(info, res, started);
+    observeRequest(
+      info,
+      { method, contentType: req.headers["content-type"], query: target.query },
+      res,
+      started,
+    );
     const attrs = authorizationAttributes(user, method, path, info);
     const deciding = deps.server.authorizer.authorize(attrs);
     const decision = isPromiseLike(deciding) ? await deciding : deciding;

@@ -189,7 +189,7 @@ describe("/metrics", () => {
       assert.equal(res.status, 200);
       assert.match(
         res.body,
-        /apiserver_request_total\{verb="list",group="",version="v1",resource="configmaps",subresource="",code="200"\} \d+/,
+        /apiserver_request_total\{verb="LIST",dry_run="",group="",version="v1",resource="configmaps",subresource="",scope="namespace",component="apiserver",code="200"\} \d+/,
       );
       assert.match(res.body, /# TYPE controller_runtime_reconcile_total counter/);
       assert.match(res.body, /# TYPE workqueue_depth gauge/);
