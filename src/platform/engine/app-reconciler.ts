@@ -121,9 +121,7 @@ export class AppReconciler implements Reconciler {
     const scope = this.scope(app);
     const bad = this.module.spec && specProblem(this.module.spec, app.spec);
     if (bad) throw new StepError("InvalidSpec", `cannot render: ${bad}`);
-    const observed = this.module.observe
-      ? await this.module.observe(app, this.engine.client)
-      : undefined;
+    const observed = await this.observe(app);
     const placedChildren = this.render(app, scope, await this.context(app), observed);
     const children = placedChildren.map((c) => c.object);
     const planned = children.map(entryOf);
@@ -170,6 +168,16 @@ export class AppReconciler implements Reconciler {
     // No watch on children tells of a pruned one going: look again soon.
     const settled = report.ready && pruning.length === 0;
     return { requeueAfter: settled ? RESYNC_MS : WAIT_MS * 4 };
+  }
+
+  /** What the module reads of live state before render. */
+  private async observe(app: App): Promise<unknown> {
+    if (!this.module.observe) return undefined;
+    try {
+      return await this.module.observe(app, this.engine.client);
+    } catch (e) {
+      throw new StepError("ObserveFailed", `cannot observe: ${errorText(e)}`, { cause: e });
+    }
   }
 
   /** The module's children, labelled, each checked to lie inside the app's scope. */

@@ -11,7 +11,7 @@
  * module under `platform/apps/`.
  */
 import type { KubeObject } from "../../api/index.js";
-import type { Client } from "../../client/index.js";
+import type { Client, Reader } from "../../client/index.js";
 import type { Condition } from "../../runtime/index.js";
 import type { ApplicationDefinition } from "../definitions.js";
 
@@ -188,13 +188,13 @@ export interface AppModule<Spec = Record<string, unknown>, Observed = unknown> {
    */
   spec?: SpecShape<Spec>;
   /** Live state render needs (what a running child names), read before each render. */
-  observe?(app: App<Spec>, reader: Client): Promise<Observed>;
+  observe?(app: App<Spec>, reader: Reader): Promise<Observed>;
   render(app: App<Spec>, context: TenantContext, observed: Observed): RenderedChild[];
   /**
    * Whether install wave `wave` is ready for the next one to be applied
    * (default: at once). Asked only when a later wave exists.
    */
-  waveReady?(app: App<Spec>, wave: number, reader: Client): Promise<HookResult>;
+  waveReady?(app: App<Spec>, wave: number, reader: Reader): Promise<HookResult>;
   /**
    * Where `render` puts children; default: the app's own namespace and no
    * cluster-scoped object. A pure function of the app's namespace and name.
