@@ -32,20 +32,31 @@ export interface App<Spec = Record<string, unknown>> extends KubeObject {
   status?: AppStatus;
 }
 
-export type JsonType = "string" | "boolean" | "integer" | "number" | "array" | "object";
+export type JsonType =
+  | "string"
+  | "boolean"
+  | "integer"
+  | "number"
+  | "array"
+  | "object"
+  /** `x-kubernetes-int-or-string` (a quantity: `4Gi` or `4294967296`). */
+  | "int-or-string";
 
 /** The JSON schema `type` of a value of type `T` (any, for `unknown`). */
 export type JsonTypeOf<T> = unknown extends T ? JsonType : DefinedJsonType<Exclude<T, undefined>>;
 
-type DefinedJsonType<T> = T extends string
+// Tuples keep a union whole: `string | number` is int-or-string, not either.
+type DefinedJsonType<T> = [T] extends [string]
   ? "string"
-  : T extends boolean
+  : [T] extends [boolean]
     ? "boolean"
-    : T extends number
+    : [T] extends [number]
       ? "integer" | "number"
-      : T extends readonly unknown[]
-        ? "array"
-        : "object";
+      : [T] extends [string | number]
+        ? "int-or-string"
+        : [T] extends [readonly unknown[]]
+          ? "array"
+          : "object";
 
 /**
  * Every key of a spec type with its JSON type: the link between a module's

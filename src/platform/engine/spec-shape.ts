@@ -21,12 +21,17 @@ function typesOf(v: unknown): string[] {
   return [typeof v];
 }
 
+/** Whether a value of JSON type `actual` is of the shape's `type`. */
+const accepts = (type: string, actual: string) =>
+  type === actual || (type === "int-or-string" && (actual === "string" || actual === "integer"));
+
 /** Why `shape` does not describe `def`'s schema, or undefined when it does. */
 export function shapeProblem(def: ApplicationDefinition, shape: Shape): string | undefined {
   const properties = (appSchema(def).properties ?? {}) as Record<string, JsonSchema>;
   const problems: string[] = [];
   for (const [key, type] of Object.entries(shape)) {
-    const declared = properties[key]?.type;
+    const property = properties[key];
+    const declared = property?.["x-kubernetes-int-or-string"] ? "int-or-string" : property?.type;
     if (declared === undefined) problems.push(`${key}: not in the schema`);
     else if (declared !== type)
       problems.push(`${key}: the schema says ${String(declared)}, the module ${type}`);
@@ -46,7 +51,7 @@ export function specProblem(shape: Shape, spec: unknown): string | undefined {
   for (const [key, value] of Object.entries(spec)) {
     const type = shape[key];
     if (type === undefined) problems.push(`spec.${key}: not a field of this kind`);
-    else if (value !== undefined && !typesOf(value).includes(type))
+    else if (value !== undefined && !typesOf(value).some((t) => accepts(type, t)))
       problems.push(`spec.${key}: must be of type ${type}`);
   }
   return problems.length > 0 ? problems.join("; ") : undefined;
