@@ -36,7 +36,16 @@ export {
   loadDefinitions,
 } from "./definitions.js";
 export { AppsEngine } from "./engine/engine.js";
-export type { AppModule, HookContext, HookResult } from "./engine/module.js";
+export type {
+  App,
+  AppModule,
+  HookContext,
+  HookResult,
+  InventorySelector,
+  PlacedChild,
+  SpecShape,
+  TeardownWave,
+} from "./engine/module.js";
 export { CONTROLLER_MANAGER_USER, PLATFORM_USER } from "./guardrails.js";
 export { type PlatformOptions, runPlatform } from "./run.js";
 

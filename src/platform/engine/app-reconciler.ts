@@ -1,12 +1,14 @@
 /**
  * The one reconciler every app kind runs on. For a live app: add the uninstall
- * finalizer, render the children with the tenant context, record the planned
- * inventory (old ∪ new) in status, server-side apply each child under one field
- * manager with the application labels, prune what the render no longer holds
- * (a pruned child still being deleted stays in the inventory until it is gone),
- * then report `Released`, `WorkloadsReady` and `Ready`. For an app being
- * deleted: `preDelete` hook, delete the children (namespaces last) and wait for
- * them to be gone, `postDelete` hook, drop the finalizer. A hook that fails is
+ * finalizer, check the spec against the module's shape, observe, render the
+ * children with the tenant context, record the planned inventory (old ∪ new)
+ * in status, server-side apply each child under one field manager with the
+ * application labels, wave after wave (`install-waves.ts`), prune what the
+ * render no longer holds (a pruned child still being deleted stays in the
+ * inventory until it is gone), then report `Released`, `WorkloadsReady` and
+ * `Ready`. For an app being deleted: run the teardown waves (`teardown.ts`:
+ * `preDelete`, the module's waves, the children, namespaces last, `postDelete`,
+ * progress in `status.teardown`), then drop the finalizer. A step that fails is
  * retried with backoff and surfaced as a condition and a Warning Event; the
  * children are never deleted before `preDelete` succeeded. Repeated failures set
  * `Stalled` with the last error (Cozystack #4155: no silent retry loop).
@@ -30,9 +32,8 @@ import { conditionsOf, installedConditions } from "./app-status.js";
 import { deleteChild } from "./child-deletion.js";
 import { readContext } from "./context.js";
 import type { EngineContext } from "./engine-context.js";
-import { runHook } from "./hook-runner.js";
+import { applyInWaves, placed } from "./install-waves.js";
 import {
-  deletionWaves,
   describeEntry,
   entryOf,
   readInventory,
@@ -51,10 +52,14 @@ import {
   LABEL_APP_KIND,
   LABEL_APP_NAME,
   LABEL_APP_UID,
+  type PlacedChild,
   type TenantContext,
 } from "./module.js";
 import { defaultScope, entryProblem } from "./ownership.js";
+import { shapeProblem, specProblem } from "./spec-shape.js";
 import { StepError } from "./step-error.js";
+import { runTeardown } from "./teardown.js";
+import { type PlannedWave, teardownPlan } from "./teardown-plan.js";
 
 export type { EngineContext } from "./engine-context.js";
 export const FIELD_MANAGER = "hearth-apps";
@@ -67,12 +72,17 @@ const RESYNC_MS = 60_000;
 export class AppReconciler implements Reconciler {
   private readonly failures = new Map<string, number>();
   private readonly kind: string;
+  private readonly plan: PlannedWave[];
 
+  /** Throws when the module's spec shape and its definition's schema differ. */
   constructor(
     private readonly module: AppModule,
     private readonly engine: EngineContext,
   ) {
     this.kind = module.definition.spec.application.kind;
+    const problem = module.spec && shapeProblem(module.definition, module.spec);
+    if (problem) throw new Error(problem);
+    this.plan = teardownPlan(module);
   }
 
   async reconcile(signal: AbortSignal, key: string): Promise<Result> {
@@ -109,18 +119,35 @@ export class AppReconciler implements Reconciler {
         UNINSTALL_FINALIZER,
       ]);
     const scope = this.scope(app);
-    const children = this.render(app, scope, await this.context(app));
+    const bad = this.module.spec && specProblem(this.module.spec, app.spec);
+    if (bad) throw new StepError("InvalidSpec", `cannot render: ${bad}`);
+    const observed = await this.observe(app);
+    const placedChildren = this.render(app, scope, await this.context(app), observed);
+    const children = placedChildren.map((c) => c.object);
     const planned = children.map(entryOf);
     const old = readInventory(app.status?.inventory);
     // Write-ahead: remember every child before creating any.
     const union = unionEntries(old, planned);
     if (!sameEntries(union, old)) app = await this.writeStatus(app, { inventory: union });
-    await this.applyAll(children);
+    const waves = await applyInWaves(
+      placedChildren,
+      (child) => this.applyOne(child),
+      async (wave) =>
+        this.module.waveReady
+          ? this.module.waveReady(app, wave, this.engine.client)
+          : { done: true },
+    );
     const pruning = await this.prune(app, scope, subtractEntries(old, planned));
 
-    const report = this.module.status
-      ? await this.module.status(app, this.engine.client)
-      : { ready: true, reason: "WorkloadsReady", message: "all workloads are ready" };
+    const report = waves.waiting
+      ? {
+          ready: false,
+          reason: "InstallWaveWaiting",
+          message: `waiting for install wave ${waves.waiting.wave}: ${waves.waiting.waitingFor}`,
+        }
+      : this.module.status
+        ? await this.module.status(app, this.engine.client)
+        : { ready: true, reason: "WorkloadsReady", message: "all workloads are ready" };
     const generation = app.metadata.generation;
     const status: Record<string, unknown> = {
       inventory: [...planned, ...pruning],
@@ -128,7 +155,7 @@ export class AppReconciler implements Reconciler {
       ...(generation !== undefined ? { observedGeneration: generation } : {}),
       conditions: installedConditions(app, {
         kind: this.kind,
-        applied: children.length,
+        applied: waves.applied,
         pruning,
         report,
       }),
@@ -143,33 +170,49 @@ export class AppReconciler implements Reconciler {
     return { requeueAfter: settled ? RESYNC_MS : WAIT_MS * 4 };
   }
 
-  /** The module's children, labelled, each checked to lie inside the app's scope. */
-  private render(app: App, scope: ChildScope, context: TenantContext): KubeObject[] {
-    let children: KubeObject[];
+  /** What the module reads of live state before render. */
+  private async observe(app: App): Promise<unknown> {
+    if (!this.module.observe) return undefined;
     try {
-      children = this.module.render(app, context).map((c) => this.labelled(app, c));
+      return await this.module.observe(app, this.engine.client);
+    } catch (e) {
+      throw new StepError("ObserveFailed", `cannot observe: ${errorText(e)}`, { cause: e });
+    }
+  }
+
+  /** The module's children, labelled, each checked to lie inside the app's scope. */
+  private render(
+    app: App,
+    scope: ChildScope,
+    context: TenantContext,
+    observed: unknown,
+  ): PlacedChild[] {
+    let children: PlacedChild[];
+    try {
+      children = this.module
+        .render(app, context, observed)
+        .map(placed)
+        .map((c) => ({ ...c, object: this.labelled(app, c.object) }));
     } catch (e) {
       throw new StepError("RenderFailed", `cannot render: ${errorText(e)}`, { cause: e });
     }
-    for (const child of children) {
-      const outside = entryProblem(scope, entryOf(child));
+    for (const { object } of children) {
+      const outside = entryProblem(scope, entryOf(object));
       if (outside)
         throw new StepError(
           "RenderFailed",
-          `cannot render: ${describeEntry(entryOf(child))}: ${outside}`,
+          `cannot render: ${describeEntry(entryOf(object))}: ${outside}`,
         );
     }
     return children;
   }
 
-  private async applyAll(children: KubeObject[]): Promise<void> {
-    for (const child of children) {
-      try {
-        await this.engine.client.apply(child, { fieldManager: FIELD_MANAGER, force: true });
-      } catch (e) {
-        const what = describeEntry(entryOf(child));
-        throw new StepError("ApplyFailed", `cannot apply ${what}: ${errorText(e)}`, { cause: e });
-      }
+  private async applyOne(child: KubeObject): Promise<void> {
+    try {
+      await this.engine.client.apply(child, { fieldManager: FIELD_MANAGER, force: true });
+    } catch (e) {
+      const what = describeEntry(entryOf(child));
+      throw new StepError("ApplyFailed", `cannot apply ${what}: ${errorText(e)}`, { cause: e });
     }
   }
 
@@ -223,44 +266,21 @@ export class AppReconciler implements Reconciler {
 
   private async uninstall(app: App, signal: AbortSignal): Promise<Result> {
     if (!(app.metadata.finalizers ?? []).includes(UNINSTALL_FINALIZER)) return DONE;
-    const pre = await runHook(this.engine, this.module.hooks, "preDelete", app, signal);
-    if (!pre.done) return this.waiting(app, "PreDeleteWaiting", `waiting for ${pre.waitingFor}`);
-
-    const scope = this.scope(app);
-    let inventory = readInventory(app.status?.inventory);
-    for (const wave of deletionWaves(inventory)) {
-      const left: InventoryEntry[] = [];
-      const ignored: InventoryEntry[] = [];
-      for (const child of wave) {
-        const result = await deleteChild(this.engine, app, this.kind, scope, child);
-        if (result === "deleting") left.push(child);
-        if (result === "ignored") ignored.push(child);
-      }
-      if (ignored.length > 0) {
-        inventory = subtractEntries(inventory, ignored);
-        app = await this.writeStatus(app, { inventory });
-      }
-      if (left.length > 0)
-        return this.waiting(
-          app,
-          "DeletingChildren",
-          `waiting for ${left.length} objects to be deleted: ${left.slice(0, 5).map(describeEntry).join(", ")}`,
-        );
-    }
-
-    const post = await runHook(this.engine, this.module.hooks, "postDelete", app, signal);
-    if (!post.done) return this.waiting(app, "PostDeleteWaiting", `waiting for ${post.waitingFor}`);
-    const residue = [...(pre.residue ?? []), ...(post.residue ?? [])];
-    if (residue.length > 0)
-      this.engine.events.event(
-        app,
-        "Warning",
-        "CleanupResidue",
-        `left behind: ${residue.join("; ")}`,
-      );
-    await this.setFinalizers(
+    const outcome = await runTeardown(
+      {
+        engine: this.engine,
+        kind: this.kind,
+        scope: this.scope(app),
+        plan: this.plan,
+        signal,
+        writeStatus: (a, status) => this.writeStatus(a, status),
+      },
       app,
-      (app.metadata.finalizers ?? []).filter((f) => f !== UNINSTALL_FINALIZER),
+    );
+    if (!outcome.done) return this.waiting(outcome.app, outcome.reason, outcome.message);
+    await this.setFinalizers(
+      outcome.app,
+      (outcome.app.metadata.finalizers ?? []).filter((f) => f !== UNINSTALL_FINALIZER),
     );
     return DONE;
   }

@@ -25,6 +25,7 @@ import {
 } from "../definitions.js";
 import { AppReconciler, FIELD_MANAGER } from "./app-reconciler.js";
 import { APPS_API_VERSION, type AppModule } from "./module.js";
+import { TEARDOWN_STATUS_FIELDS } from "./teardown-progress.js";
 
 export interface EngineOptions {
   /** `_cluster` for every app. */
@@ -116,7 +117,7 @@ class DefinitionReconciler implements Reconciler {
     const module = this.modules.get(def.spec?.application?.kind);
     const hasModule = module !== undefined;
     if (!problem && hasModule) {
-      const crd = crdFor(def, module.statusFields);
+      const crd = crdFor(def, { ...TEARDOWN_STATUS_FIELDS, ...module.statusFields });
       crd.metadata.ownerReferences = [
         {
           apiVersion: PLATFORM_API_VERSION,

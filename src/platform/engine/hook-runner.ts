@@ -1,51 +1,57 @@
 /**
- * Running an app module's `preDelete`/`postDelete` hook: with a client limited
- * to what the module declared, and a deadline of its own, so a hook that hangs
+ * Running a module's code during an uninstall (a `preDelete`/`postDelete`
+ * hook, a teardown wave's `delete` or `waitFor`): with a client limited to
+ * what the module declared, and a deadline of its own, so a call that hangs
  * fails (and is retried by the runtime) instead of holding a worker.
  */
 import { errorText } from "../../client/index.js";
 import type { EngineContext } from "./engine-context.js";
 import { limitedClient } from "./limited-client.js";
-import type { App, AppHooks, HookResult } from "./module.js";
+import type { App, HookContext, HookPermission } from "./module.js";
 import { StepError } from "./step-error.js";
 
-const DEFAULT_HOOK_DEADLINE_MS = 60_000;
+export const DEFAULT_HOOK_DEADLINE_MS = 60_000;
 
-export type HookName = "preDelete" | "postDelete";
+/** Who a step is, for its errors: `preDelete hook`, `teardown wave "volumes"`. */
+export interface StepIdentity {
+  label: string;
+  /** The reason of the condition and Event when it fails. */
+  failReason: string;
+  permissions: HookPermission[];
+  /** Milliseconds one call may take. */
+  callDeadlineMs: number;
+}
 
-/** The hook's answer; a module without that hook is done at once. */
-export async function runHook(
+/** Calls `fn` with the limited client and the step's deadline; a failure is a StepError. */
+export async function runStep<T>(
   engine: EngineContext,
-  hooks: AppHooks | undefined,
-  which: HookName,
+  step: StepIdentity,
+  fn: (ctx: HookContext) => Promise<T>,
   app: App,
   signal: AbortSignal,
-): Promise<HookResult> {
-  const hook = hooks?.[which];
-  if (!hooks || !hook) return { done: true };
-  const deadline = hooks.deadlineMs ?? DEFAULT_HOOK_DEADLINE_MS;
-  const reason = which === "preDelete" ? "PreDeleteHookFailed" : "PostDeleteHookFailed";
-  // The deadline is a timer of its own (kept alive, cleared when the hook ends).
+): Promise<T> {
+  const deadline = step.callDeadlineMs;
+  // The deadline is a timer of its own (kept alive, cleared when the call ends).
   const overdue = new AbortController();
   const timer = setTimeout(
-    () => overdue.abort(new Error(`${which} hook did not finish within ${deadline} ms`)),
+    () => overdue.abort(new Error(`${step.label} did not finish within ${deadline} ms`)),
     deadline,
   );
-  const hookSignal = AbortSignal.any([signal, overdue.signal]);
+  const stepSignal = AbortSignal.any([signal, overdue.signal]);
   try {
     return await Promise.race([
-      hook({
+      fn({
         app,
-        client: limitedClient(engine.client, hooks.permissions),
-        signal: hookSignal,
+        client: limitedClient(engine.client, step.permissions),
+        signal: stepSignal,
         appKinds: engine.appKinds(),
       }),
       new Promise<never>((_, reject) =>
-        hookSignal.addEventListener("abort", () => reject(hookSignal.reason), { once: true }),
+        stepSignal.addEventListener("abort", () => reject(stepSignal.reason), { once: true }),
       ),
     ]);
   } catch (e) {
-    throw new StepError(reason, `${which} hook failed: ${errorText(e)}`, { cause: e });
+    throw new StepError(step.failReason, `${step.label} failed: ${errorText(e)}`, { cause: e });
   } finally {
     clearTimeout(timer);
   }

@@ -1,12 +1,17 @@
 /**
- * What an app is to the engine: `{ definition, render, hooks?, status? }`.
- * `render` is a pure function of the app object and its tenant context that
- * returns the children to apply; hooks run around uninstall with a client
- * limited to what they declare; `status` reads the children back into
- * conditions. One module per app, one folder per module under `platform/apps/`.
+ * What an app is to the engine: `AppModule<Spec, Observed>`. `spec` declares
+ * the spec's keys and JSON types (checked once against the definition's schema,
+ * and each app's spec against it before render, so modules read a typed spec
+ * without casts); `observe` reads live state before render; `render` is a pure
+ * function of the app, its tenant context and what was observed, returning the
+ * children, optionally placed in install waves; `teardown` declares the
+ * uninstall's waves (what to delete, what to wait for, a deadline, the residue
+ * to report), hooks being the short form of a first and a last wave; `status`
+ * reads the children back into conditions. One module per app, one folder per
+ * module under `platform/apps/`.
  */
 import type { KubeObject } from "../../api/index.js";
-import type { Client } from "../../client/index.js";
+import type { Client, Reader } from "../../client/index.js";
 import type { Condition } from "../../runtime/index.js";
 import type { ApplicationDefinition } from "../definitions.js";
 
@@ -21,11 +26,43 @@ export {
   LABEL_TENANT_MODULE,
 } from "../apps-api.js";
 
-/** An application object of `apps.cozystack.io/v1alpha1`. */
-export interface App extends KubeObject {
-  spec?: Record<string, unknown>;
+/** An application object of `apps.cozystack.io/v1alpha1`, its spec of type `Spec`. */
+export interface App<Spec = Record<string, unknown>> extends KubeObject {
+  spec?: Spec;
   status?: AppStatus;
 }
+
+export type JsonType =
+  | "string"
+  | "boolean"
+  | "integer"
+  | "number"
+  | "array"
+  | "object"
+  /** `x-kubernetes-int-or-string` (a quantity: `4Gi` or `4294967296`). */
+  | "int-or-string";
+
+/** The JSON schema `type` of a value of type `T` (any, for `unknown`). */
+export type JsonTypeOf<T> = unknown extends T ? JsonType : DefinedJsonType<Exclude<T, undefined>>;
+
+// Tuples keep a union whole: `string | number` is int-or-string, not either.
+type DefinedJsonType<T> = [T] extends [string]
+  ? "string"
+  : [T] extends [boolean]
+    ? "boolean"
+    : [T] extends [number]
+      ? "integer" | "number"
+      : [T] extends [string | number]
+        ? "int-or-string"
+        : [T] extends [readonly unknown[]]
+          ? "array"
+          : "object";
+
+/**
+ * Every key of a spec type with its JSON type: the link between a module's
+ * `Spec` and its definition's schema (`spec-shape.ts` checks the two agree).
+ */
+export type SpecShape<Spec> = { [K in keyof Spec]-?: JsonTypeOf<Spec[K]> };
 
 export interface InventoryEntry {
   apiVersion: string;
@@ -78,6 +115,51 @@ export interface HookResult {
   residue?: string[];
 }
 
+/**
+ * One wave of an uninstall. On each pass the engine deletes what `delete`
+ * selects, then asks `waitFor`; the next wave starts only once the selected
+ * children are gone and `waitFor` is done. Progress is kept in
+ * `status.teardown`, so a restart resumes at the same wave, its deadline
+ * counted from when the wave first started. A wave past its deadline records
+ * its residue (status and a Warning `CleanupResidue` Event) and the teardown
+ * goes on: never stuck, never silent. Whatever is left in the inventory after
+ * the module's waves is deleted by the engine's own last waves (the rest, then
+ * namespaces).
+ */
+export interface TeardownWave {
+  /** Unique in the module; shown as `status.teardown.wave`. */
+  name: string;
+  /**
+   * Inventory entries to delete (ownership-checked, as every delete of the
+   * engine), or a function doing other deletes with a client limited to
+   * `permissions` (called on every pass of the wave; it must be idempotent).
+   */
+  delete?: InventorySelector | ((ctx: HookContext) => Promise<void>);
+  /** What must hold (be gone) before the next wave; read through the limited client. */
+  waitFor?(ctx: HookContext): Promise<HookResult>;
+  /** What `delete` and `waitFor` may do (default: nothing). */
+  permissions?: HookPermission[];
+  /** How long the wave may wait, from when it started. */
+  deadlineMs: number;
+  /** What to report as left behind when the deadline passes (default: what it waited on). */
+  residue?(ctx: HookContext, waitingOn: string): Promise<string[]>;
+}
+
+/** Inventory entries by kind; `exceptKinds` selects all others. */
+export interface InventorySelector {
+  kinds?: string[];
+  exceptKinds?: string[];
+}
+
+/** A child placed in an install wave: wave k+1 is applied once wave k is ready. */
+export interface PlacedChild {
+  object: KubeObject;
+  wave: number;
+}
+
+/** What render returns: a child (wave 0) or a placed one. */
+export type RenderedChild = KubeObject | PlacedChild;
+
 export interface AppHooks {
   permissions: HookPermission[];
   /** Milliseconds one call may take before it counts as failed (default 60 s). */
@@ -106,12 +188,24 @@ export interface ChildScope {
   clusterScoped: { apiVersion: string; kind: string; name: string }[];
 }
 
-export interface AppModule {
+export interface AppModule<Spec = Record<string, unknown>, Observed = unknown> {
   /** The checked-in ApplicationDefinition this module serves. */
   definition: ApplicationDefinition;
   /** The version reported in `status.version`. */
   version: string;
-  render(app: App, context: TenantContext): KubeObject[];
+  /**
+   * The spec's keys and types. The engine refuses to serve a module whose
+   * shape and schema differ, and renders no app whose spec does not fit it.
+   */
+  spec?: SpecShape<Spec>;
+  /** Live state render needs (what a running child names), read before each render. */
+  observe?(app: App<Spec>, reader: Reader): Promise<Observed>;
+  render(app: App<Spec>, context: TenantContext, observed: Observed): RenderedChild[];
+  /**
+   * Whether install wave `wave` is ready for the next one to be applied
+   * (default: at once). Asked only when a later wave exists.
+   */
+  waveReady?(app: App<Spec>, wave: number, reader: Reader): Promise<HookResult>;
   /**
    * Where `render` puts children; default: the app's own namespace and no
    * cluster-scoped object. A pure function of the app's namespace and name.
@@ -119,6 +213,13 @@ export interface AppModule {
   scope?(app: App): ChildScope;
   /** Schemas of the extra `status` fields `status` reports (`WorkloadReport.fields`). */
   statusFields?: Record<string, Record<string, unknown>>;
+  /**
+   * Short form of a first and a last teardown wave: `preDelete` is asked
+   * before anything is deleted and again on every later pass (children are
+   * never deleted while it is not done), `postDelete` once the children are gone.
+   */
   hooks?: AppHooks;
-  status?(app: App, reader: Client): Promise<WorkloadReport>;
+  /** The uninstall's waves, in order, run between `preDelete` and the engine's own. */
+  teardown?: TeardownWave[];
+  status?(app: App<Spec>, reader: Client): Promise<WorkloadReport>;
 }

@@ -14,17 +14,18 @@ import type { AppModule } from "../../engine/module.js";
 import { etcdSpecErrors } from "./admission.js";
 import { CLEANUP_PERMISSIONS, postDelete } from "./cleanup.js";
 import { dataStoreName } from "./naming.js";
-import { renderEtcd } from "./render.js";
+import { ETCD_SPEC, type EtcdAppSpec, renderEtcd } from "./render.js";
 import { etcdStatus } from "./status.js";
 
 export { etcdSpecErrors } from "./admission.js";
 export { defragment, type EtcdTls } from "./defrag.js";
 export { compileDefragRule, DEFAULT_DEFRAG_RULE, ETCD_DEFAULT_QUOTA_BYTES } from "./defrag-rule.js";
 
-export function etcdModule(definition: ApplicationDefinition): AppModule {
+export function etcdModule(definition: ApplicationDefinition): AppModule<EtcdAppSpec> {
   return {
     definition,
     version: "0.1.0",
+    spec: ETCD_SPEC,
     render: (app) => renderEtcd(app),
     // The app's namespace, and the one DataStore tenant control planes find it by.
     scope: (app) => ({

@@ -11,7 +11,7 @@
 import type { KubeObject } from "../../../api/index.js";
 import { quantityMilliValue, quantityValue } from "../../../api/index.js";
 import { DATASTORE_API_VERSION, type DataStore } from "../../datastore/index.js";
-import type { App } from "../../engine/module.js";
+import type { App, SpecShape } from "../../engine/module.js";
 import {
   CLIENT_PORT,
   clientServiceName,
@@ -22,6 +22,7 @@ import { DEFAULT_DEFRAG_RULE } from "./defrag-rule.js";
 import { clientEndpoint, dataStoreName, defragCronJobName, TLS_SECRETS } from "./naming.js";
 
 export interface EtcdAppSpec {
+  version?: string;
   size?: string | number;
   storageClass?: string;
   replicas?: number;
@@ -49,7 +50,7 @@ function resources(spec: EtcdAppSpec) {
   return { limits: { cpu, memory }, requests: { cpu: cpuRequest, memory } };
 }
 
-function etcdCluster(app: App, spec: EtcdAppSpec): EtcdCluster {
+function etcdCluster(app: App<EtcdAppSpec>, spec: EtcdAppSpec): EtcdCluster {
   const size = String(spec.size ?? DEFAULTS.size);
   return {
     apiVersion: ETCD_API_VERSION,
@@ -78,7 +79,7 @@ function etcdCluster(app: App, spec: EtcdAppSpec): EtcdCluster {
   };
 }
 
-function dataStore(app: App): DataStore {
+function dataStore(app: App<EtcdAppSpec>): DataStore {
   const ns = app.metadata.namespace!;
   const key = (name: string, keyPath: string) => ({
     secretReference: { name, namespace: ns, keyPath },
@@ -109,7 +110,7 @@ function dataStore(app: App): DataStore {
 const serviceHostVar = (service: string) =>
   `${service.toUpperCase().replaceAll("-", "_")}_SERVICE_HOST`;
 
-function defragCronJob(app: App, spec: EtcdAppSpec): KubeObject {
+function defragCronJob(app: App<EtcdAppSpec>, spec: EtcdAppSpec): KubeObject {
   const cluster = app.metadata.name!;
   const host = `$(${serviceHostVar(clientServiceName(cluster))})`;
   return {
@@ -167,7 +168,16 @@ function defragCronJob(app: App, spec: EtcdAppSpec): KubeObject {
   };
 }
 
-export function renderEtcd(app: App): KubeObject[] {
-  const spec = (app.spec ?? {}) as EtcdAppSpec;
+/** EtcdAppSpec as the Etcd definition declares it (checked by the engine once). */
+export const ETCD_SPEC: SpecShape<EtcdAppSpec> = {
+  version: "string",
+  size: "int-or-string",
+  storageClass: "string",
+  replicas: "integer",
+  resources: "object",
+};
+
+export function renderEtcd(app: App<EtcdAppSpec>): KubeObject[] {
+  const spec = app.spec ?? {};
   return [etcdCluster(app, spec), dataStore(app), defragCronJob(app, spec)];
 }

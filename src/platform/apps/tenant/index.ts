@@ -20,6 +20,7 @@ import {
   type HookContext,
   type HookResult,
   LABEL_TENANT_MODULE,
+  type SpecShape,
   type TenantContext,
   type WorkloadReport,
 } from "../../engine/module.js";
@@ -51,9 +52,20 @@ interface TenantSpec {
   resourceQuotas?: Record<string, string | number>;
 }
 
+/** TenantSpec as the Tenant's definition declares it (checked by the engine once). */
+const TENANT_SPEC: SpecShape<TenantSpec> = {
+  host: "string",
+  etcd: "boolean",
+  monitoring: "boolean",
+  ingress: "boolean",
+  seaweedfs: "boolean",
+  schedulingClass: "string",
+  resourceQuotas: "object",
+};
+
 /** `_namespace` for the tenant's children (Cozystack's inheritance rules). */
-export function childValues(app: App, context: TenantContext): Record<string, string> {
-  const spec = (app.spec ?? {}) as TenantSpec;
+export function childValues(app: App<TenantSpec>, context: TenantContext): Record<string, string> {
+  const spec = app.spec ?? {};
   const ns = ownNamespace(app);
   const root = ns === app.metadata.namespace;
   const parent = root ? {} : context.namespace;
@@ -68,12 +80,12 @@ export function childValues(app: App, context: TenantContext): Record<string, st
   return out;
 }
 
-export function ownNamespace(app: App): string {
+export function ownNamespace(app: KubeObject): string {
   return tenantNamespace(app.metadata.namespace!, app.metadata.name!);
 }
 
 function namespaceObject(
-  app: App,
+  app: App<TenantSpec>,
   context: TenantContext,
   values: Record<string, string>,
 ): KubeObject {
@@ -111,11 +123,11 @@ function namespaceObject(
 }
 
 export function renderTenant(
-  app: App,
+  app: App<TenantSpec>,
   context: TenantContext,
   servedModules: ReadonlySet<string>,
 ): KubeObject[] {
-  const spec = (app.spec ?? {}) as TenantSpec;
+  const spec = app.spec ?? {};
   const ns = ownNamespace(app);
   const values = childValues(app, context);
   const modules: KubeObject[] = Object.entries(TENANT_MODULES)
@@ -207,10 +219,11 @@ async function preDelete({ app, client, appKinds }: HookContext): Promise<HookRe
 export function tenantModule(
   definition: ApplicationDefinition,
   servedModules: ReadonlySet<string>,
-): AppModule {
+): AppModule<TenantSpec> {
   return {
     definition,
     version: "0.1.0",
+    spec: TENANT_SPEC,
     render: (app, context) => renderTenant(app, context, servedModules),
     // Everything a Tenant renders lives in the namespace it owns, or is that namespace.
     scope: (app) => ({
