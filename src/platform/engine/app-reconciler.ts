@@ -55,6 +55,7 @@ import {
 } from "./module.js";
 import { defaultScope, entryProblem } from "./ownership.js";
 import { StepError } from "./step-error.js";
+import { readWorkloads } from "./workloads-ready.js";
 
 export type { EngineContext } from "./engine-context.js";
 export const FIELD_MANAGER = "hearth-apps";
@@ -121,6 +122,8 @@ export class AppReconciler implements Reconciler {
     const report = this.module.status
       ? await this.module.status(app, this.engine.client)
       : { ready: true, reason: "WorkloadsReady", message: "all workloads are ready" };
+    // The app's WorkloadMonitors, if it renders any, say how its workloads are.
+    const workloads = await readWorkloads(this.engine.client, app, children);
     const generation = app.metadata.generation;
     const status: Record<string, unknown> = {
       inventory: [...planned, ...pruning],
@@ -131,6 +134,7 @@ export class AppReconciler implements Reconciler {
         applied: children.length,
         pruning,
         report,
+        ...(workloads ? { workloads } : {}),
       }),
       ...(report.fields ?? {}),
     };
