@@ -142,8 +142,10 @@ export class AppReconciler implements Reconciler {
     const current = (app.status ?? {}) as Record<string, unknown>;
     if (Object.entries(status).some(([k, v]) => JSON.stringify(current[k]) !== JSON.stringify(v)))
       await this.writeStatus(app, status);
-    // No watch on children tells of a pruned one going: look again soon.
-    const settled = report.ready && pruning.length === 0;
+    // No watch on children tells of a pruned one going, or of a monitor's
+    // report: look again soon.
+    const settled =
+      report.ready && pruning.length === 0 && (workloads?.status ?? "True") === "True";
     return { requeueAfter: settled ? RESYNC_MS : WAIT_MS * 4 };
   }
 
