@@ -55,7 +55,7 @@ describe("assemble", () => {
     const kinds = COMPONENTS.flatMap((c) => c.crds ?? []).map(
       (crd) => (crd.spec as { names: { kind: string } }).names.kind,
     );
-    assert.deepEqual(kinds.sort(), ["DataStore", "EtcdCluster", "EtcdMember"]);
+    assert.deepEqual(kinds.sort(), ["DataStore", "EtcdCluster", "EtcdMember", "WorkloadMonitor"]);
   });
 });
 

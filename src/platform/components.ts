@@ -9,10 +9,12 @@ import { tenantComponent } from "./apps/tenant/index.js";
 import type { Component } from "./component.js";
 import { datastoreComponent } from "./datastore/index.js";
 import { etcdOperatorComponent } from "./operators/etcd/index.js";
+import { workloadMonitorComponent } from "./operators/workloadmonitor/index.js";
 
 export const COMPONENTS: readonly Component[] = [
   datastoreComponent,
   etcdOperatorComponent,
+  workloadMonitorComponent,
   tenantComponent,
   etcdComponent,
 ];

@@ -164,6 +164,38 @@ describe("the Etcd app under hearth up", () => {
     assert.equal((await values(NS))._namespace.etcd, NS);
   });
 
+  it("shows the member pods' WorkloadMonitor operational and WorkloadsReady from it", async () => {
+    const monitor = await waitFor("the WorkloadMonitor etcd operational", async () => {
+      const m = await json(["get", "workloadmonitors.cozystack.io", "etcd", "-n", NS]);
+      return (m.status as { operational?: boolean } | undefined)?.operational ? m : undefined;
+    });
+    assert.deepEqual(monitor.spec, {
+      kind: "etcd",
+      type: "etcd",
+      replicas: 1,
+      minReplicas: 1,
+      selector: {
+        "app.kubernetes.io/name": "etcd",
+        "app.kubernetes.io/instance": "etcd",
+        "app.kubernetes.io/managed-by": "hearth-etcd-operator",
+        "etcd.hearth.io/cluster": "etcd",
+      },
+    });
+    assert.deepEqual(monitor.status, {
+      operational: true,
+      observedReplicas: 1,
+      availableReplicas: 1,
+    });
+    await h.kubectlOk([
+      "wait",
+      "--for=condition=WorkloadsReady",
+      "etcds.apps.cozystack.io/etcd",
+      "-n",
+      NS,
+      "--timeout=30s",
+    ]);
+  });
+
   it("writes the tenant's DataStore and the defrag CronJob", async () => {
     const ds = await json(["get", "datastores.kamaji.clastix.io", NS]);
     const spec = ds.spec as Record<string, unknown> & {
@@ -247,6 +279,19 @@ describe("the Etcd app under hearth up", () => {
       120_000,
     );
     await appReady(60);
+    const monitor = await waitFor("the WorkloadMonitor to count three members", async () => {
+      const m = await json(["get", "workloadmonitors.cozystack.io", "etcd", "-n", NS]);
+      return (m.status as { availableReplicas?: number } | undefined)?.availableReplicas === 3
+        ? m
+        : undefined;
+    });
+    assert.deepEqual(
+      [
+        (monitor.spec as { replicas: number }).replicas,
+        (monitor.spec as { minReplicas: number }).minReplicas,
+      ],
+      [3, 2],
+    );
   });
 
   it("runs hearth etcd-defrag from the CronJob on every member, the leader last", async () => {
@@ -350,6 +395,7 @@ describe("the Etcd app under hearth up", () => {
     for (const s of TLS_SECRETS) assert.ok(await absent(["secret", s, "-n", NS]), `Secret ${s}`);
     assert.ok(await absent(["cronjob", "etcd-defrag", "-n", NS]));
     assert.ok(await absent(["etcdclusters", "etcd", "-n", NS]));
+    assert.ok(await absent(["workloadmonitors.cozystack.io", "etcd", "-n", NS]));
     assert.deepEqual(await items(["get", "etcdmembers,pods", "-n", NS]), []);
     assert.equal((await values(NS))._namespace.etcd, "");
   });

@@ -60,6 +60,7 @@ import { shapeProblem, specProblem } from "./spec-shape.js";
 import { StepError } from "./step-error.js";
 import { runTeardown } from "./teardown.js";
 import { type PlannedWave, teardownPlan } from "./teardown-plan.js";
+import { readWorkloads } from "./workloads-ready.js";
 
 export type { EngineContext } from "./engine-context.js";
 export const FIELD_MANAGER = "hearth-apps";
@@ -148,6 +149,8 @@ export class AppReconciler implements Reconciler {
       : this.module.status
         ? await this.module.status(app, this.engine.client)
         : { ready: true, reason: "WorkloadsReady", message: "all workloads are ready" };
+    // The app's WorkloadMonitors, if it renders any, say how its workloads are.
+    const workloads = await readWorkloads(this.engine.client, app, children);
     const generation = app.metadata.generation;
     const status: Record<string, unknown> = {
       inventory: [...planned, ...pruning],
@@ -158,6 +161,7 @@ export class AppReconciler implements Reconciler {
         applied: waves.applied,
         pruning,
         report,
+        ...(workloads ? { workloads } : {}),
       }),
       ...(report.fields ?? {}),
     };
@@ -165,8 +169,10 @@ export class AppReconciler implements Reconciler {
     const current = (app.status ?? {}) as Record<string, unknown>;
     if (Object.entries(status).some(([k, v]) => JSON.stringify(current[k]) !== JSON.stringify(v)))
       await this.writeStatus(app, status);
-    // No watch on children tells of a pruned one going: look again soon.
-    const settled = report.ready && pruning.length === 0;
+    // No watch on children tells of a pruned one going, or of a monitor's
+    // report: look again soon.
+    const settled =
+      report.ready && pruning.length === 0 && (workloads?.status ?? "True") === "True";
     return { requeueAfter: settled ? RESYNC_MS : WAIT_MS * 4 };
   }
 

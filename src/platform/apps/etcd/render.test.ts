@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { KubeObject } from "../../../api/index.js";
 import { APPS_API_VERSION, type App } from "../../engine/module.js";
-import { quotaBackendBytes, renderEtcd } from "./render.js";
+import { quorum, quotaBackendBytes, renderEtcd } from "./render.js";
 
 const app = (spec: Record<string, unknown> = {}): App => ({
   apiVersion: APPS_API_VERSION,
@@ -123,5 +123,26 @@ describe("renderEtcd", () => {
         secret: { secretName: "etcd-ca-tls", items: [{ key: "tls.crt", path: "ca.crt" }] },
       },
     ]);
+  });
+
+  it("renders the WorkloadMonitor of the member pods, operational while a quorum is Ready", () => {
+    const monitor = only(renderEtcd(app()), "WorkloadMonitor");
+    assert.equal(monitor.apiVersion, "cozystack.io/v1alpha1");
+    assert.deepEqual(monitor.metadata, { name: "etcd", namespace: "tenant-a" });
+    assert.deepEqual(monitor.spec, {
+      kind: "etcd",
+      type: "etcd",
+      replicas: 3,
+      minReplicas: 2,
+      selector: {
+        "app.kubernetes.io/name": "etcd",
+        "app.kubernetes.io/instance": "etcd",
+        "app.kubernetes.io/managed-by": "hearth-etcd-operator",
+        "etcd.hearth.io/cluster": "etcd",
+      },
+    });
+    const single = only(renderEtcd(app({ replicas: 1 })), "WorkloadMonitor").spec;
+    assert.deepEqual([single.replicas, single.minReplicas], [1, 1]);
+    assert.deepEqual([quorum(1), quorum(3), quorum(5)], [1, 2, 3]);
   });
 });

@@ -5,7 +5,9 @@
  * five Secrets the operator creates and issues), the DataStore Kamaji control
  * planes of the tenant's subtree use, and the hourly defrag CronJob, which
  * runs `hearth etcd-defrag` against the client Service (found through its
- * service-link variable, as Hearth has no DNS) with the client certificate.
+ * service-link variable, as Hearth has no DNS) with the client certificate,
+ * and the WorkloadMonitor of the member pods (operational while a quorum of
+ * them is Ready), from which the app's `WorkloadsReady` comes.
  */
 
 import type { KubeObject } from "../../../api/index.js";
@@ -15,9 +17,11 @@ import type { App, SpecShape } from "../../engine/module.js";
 import {
   CLIENT_PORT,
   clientServiceName,
+  clusterLabels,
   ETCD_API_VERSION,
   type EtcdCluster,
 } from "../../operators/etcd/index.js";
+import { WORKLOAD_MONITOR, type WorkloadMonitor } from "../../workloads-api.js";
 import { DEFAULT_DEFRAG_RULE } from "./defrag-rule.js";
 import { clientEndpoint, dataStoreName, defragCronJobName, TLS_SECRETS } from "./naming.js";
 
@@ -177,7 +181,31 @@ export const ETCD_SPEC: SpecShape<EtcdAppSpec> = {
   resources: "object",
 };
 
+/** A majority of `replicas`: fewer Ready members cannot serve. */
+export const quorum = (replicas: number) => Math.floor(replicas / 2) + 1;
+
+/** `WorkloadMonitor <name>` of the member pods (Cozystack's etcd chart has none; shaped as its others). */
+function workloadMonitor(app: App<EtcdAppSpec>, spec: EtcdAppSpec): WorkloadMonitor {
+  const replicas = spec.replicas ?? DEFAULTS.replicas;
+  return {
+    ...WORKLOAD_MONITOR,
+    metadata: { name: app.metadata.name!, namespace: app.metadata.namespace! },
+    spec: {
+      kind: "etcd",
+      type: "etcd",
+      replicas,
+      minReplicas: quorum(replicas),
+      selector: clusterLabels(app.metadata.name!),
+    },
+  };
+}
+
 export function renderEtcd(app: App<EtcdAppSpec>): KubeObject[] {
   const spec = app.spec ?? {};
-  return [etcdCluster(app, spec), dataStore(app), defragCronJob(app, spec)];
+  return [
+    etcdCluster(app, spec),
+    dataStore(app),
+    defragCronJob(app, spec),
+    workloadMonitor(app, spec),
+  ];
 }

@@ -50,4 +50,19 @@ describe("tenant ClusterRoles", () => {
       for (const verb of ["create", "update", "patch", "delete", "deletecollection"])
         assert.ok(may("super-admin", verb, resource), `super-admin cannot ${verb} ${resource}`);
   });
+
+  it("let every level read WorkloadMonitors and none write them or their status", () => {
+    for (const level of LEVELS) {
+      const rules = rulesOf(level).filter((r) => r.apiGroups.includes("cozystack.io"));
+      const verbs = new Set(
+        rules.filter((r) => r.resources.includes("workloadmonitors")).flatMap((r) => r.verbs),
+      );
+      assert.deepEqual([...verbs].sort(), ["get", "list", "watch"], level);
+      for (const r of rules)
+        assert.ok(
+          r.verbs.every((v) => READ.has(v)),
+          `${level} may ${r.verbs} ${r.resources} in cozystack.io`,
+        );
+    }
+  });
 });

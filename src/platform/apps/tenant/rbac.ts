@@ -6,6 +6,7 @@
  * group reaches the whole subtree and a higher level includes the lower ones.
  */
 import type { KubeObject } from "../../../api/index.js";
+import { WORKLOADS_GROUP } from "../../workloads-api.js";
 import { ancestry } from "./naming.js";
 
 export const LEVELS = ["view", "use", "admin", "super-admin"] as const;
@@ -71,6 +72,8 @@ export function tenantClusterRoles(appPlurals: string[], adminPlurals: string[])
       verbs: READ,
     },
     { apiGroups: ["batch"], resources: ["jobs", "cronjobs"], verbs: READ },
+    // Cozystack's view role: what its apps' monitors say (read only; the platform writes them).
+    { apiGroups: [WORKLOADS_GROUP], resources: ["workloadmonitors"], verbs: READ },
   ];
   const use = [...view, { apiGroups: [""], resources: ["pods/log"], verbs: ["get"] }];
   const admin = [

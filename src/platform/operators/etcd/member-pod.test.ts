@@ -79,6 +79,28 @@ describe("a member's pod", () => {
     assert.ok(args.some((a) => a.startsWith("--peer-trusted-ca-file=")));
   });
 
+  it("carries its cluster's app lineage labels, for the app's WorkloadMonitor", () => {
+    const labelled = cluster();
+    labelled.metadata.labels = {
+      "apps.cozystack.io/application.kind": "Etcd",
+      "apps.cozystack.io/application.group": "apps.cozystack.io",
+      "apps.cozystack.io/application.name": "etcd",
+      "apps.cozystack.io/application.uid": "app-uid",
+      "example.com/other": "x",
+    };
+    const pod = memberPod(labelled, member, "127.2.0.5");
+    assert.deepEqual(pod.metadata.labels, {
+      "apps.cozystack.io/application.kind": "Etcd",
+      "apps.cozystack.io/application.group": "apps.cozystack.io",
+      "apps.cozystack.io/application.name": "etcd",
+      "app.kubernetes.io/name": "etcd",
+      "app.kubernetes.io/instance": "etcd",
+      "app.kubernetes.io/managed-by": "hearth-etcd-operator",
+      "etcd.hearth.io/cluster": "etcd",
+      "app.kubernetes.io/component": "etcd-abcde",
+    });
+  });
+
   it("is owned by its member, labelled, probed on :2381 and mounts its claim and certificates", () => {
     const pod = memberPod(
       cluster({ resources: { limits: { memory: "512Mi" } } }),

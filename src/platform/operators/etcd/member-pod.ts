@@ -6,10 +6,13 @@
  * probes on plain http :2381, and its data on the claim `data-<member>`.
  * The initial-* flags only matter on a first start: etcd ignores them once its
  * data directory holds a member, so a recreated pod comes back on its data.
+ * The pod carries the app lineage labels of its EtcdCluster (as Cozystack's
+ * lineage webhook stamps them), by which the app's WorkloadMonitor finds it.
  */
 
 import type { PersistentVolumeClaim, Pod } from "../../../api/index.js";
 import { quantityValue } from "../../../api/index.js";
+import { LABEL_APP_GROUP, LABEL_APP_KIND, LABEL_APP_NAME } from "../../apps-api.js";
 import { TYPED_OPTIONS } from "./crds.js";
 import {
   CLIENT_PORT,
@@ -74,6 +77,15 @@ export function etcdArgs(cluster: EtcdCluster, member: EtcdMember, address: stri
   ];
 }
 
+/** The app lineage labels (application kind, group, name) `cluster` carries. */
+export function lineageLabels(cluster: EtcdCluster): Record<string, string> {
+  const labels = cluster.metadata.labels ?? {};
+  const out: Record<string, string> = {};
+  for (const key of [LABEL_APP_KIND, LABEL_APP_GROUP, LABEL_APP_NAME])
+    if (labels[key] !== undefined) out[key] = labels[key];
+  return out;
+}
+
 export function memberPod(cluster: EtcdCluster, member: EtcdMember, address: string): Pod {
   const name = member.metadata.name!;
   const health = { httpGet: { path: "/health", port: METRICS_PORT } };
@@ -83,7 +95,7 @@ export function memberPod(cluster: EtcdCluster, member: EtcdMember, address: str
     metadata: {
       name,
       namespace: member.metadata.namespace!,
-      labels: memberLabels(cluster.metadata.name!, name),
+      labels: { ...lineageLabels(cluster), ...memberLabels(cluster.metadata.name!, name) },
       ownerReferences: [ownerRef(member)],
     },
     spec: {
