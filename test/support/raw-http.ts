@@ -4,6 +4,7 @@
  * a client sees them, without the typed client in between.
  */
 import type { KubeObject, Status } from "../../src/api/index.js";
+import { type Env, startEnv } from "./envtest.js";
 
 export interface RawReply {
   status: number;
@@ -85,4 +86,21 @@ export function rawApi(url: string): RawApi {
       return seen;
     },
   };
+}
+
+/** An in-process apiserver (envtest.ts) with `namespace` created, and plain HTTP on it. */
+export async function startRawEnv(namespace: string): Promise<{ env: Env; api: RawApi }> {
+  const env = await startEnv();
+  const api = rawApi(env.url);
+  try {
+    await api.ok("POST", "/api/v1/namespaces", {
+      apiVersion: "v1",
+      kind: "Namespace",
+      metadata: { name: namespace },
+    });
+  } catch (e) {
+    await env.stop();
+    throw e;
+  }
+  return { env, api };
 }

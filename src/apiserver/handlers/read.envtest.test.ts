@@ -7,8 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { type Env, startEnv } from "../../../test/support/envtest.js";
-import { type RawApi, rawApi } from "../../../test/support/raw-http.js";
+import type { Env } from "../../../test/support/envtest.js";
+import { type RawApi, startRawEnv } from "../../../test/support/raw-http.js";
 import type { KubeList, KubeObject, Status } from "../../api/index.js";
 
 const NS = "reads";
@@ -26,13 +26,7 @@ const names = (l: KubeList) => l.items.map((o) => o.metadata.name ?? "");
 const list = (query: string) => api.ok<KubeList>("GET", `${CMS}?${query}`);
 
 before(async () => {
-  env = await startEnv();
-  api = rawApi(env.url);
-  await api.ok("POST", "/api/v1/namespaces", {
-    apiVersion: "v1",
-    kind: "Namespace",
-    metadata: { name: NS },
-  });
+  ({ env, api } = await startRawEnv(NS));
   for (const n of ["a", "b", "c", "d", "e"]) {
     await api.ok("POST", CMS, cm(n, { tier: n < "c" ? "front" : "back" }));
   }

@@ -7,8 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { type Env, startEnv } from "../../../test/support/envtest.js";
-import { type RawApi, rawApi, type WatchLine } from "../../../test/support/raw-http.js";
+import type { Env } from "../../../test/support/envtest.js";
+import { type RawApi, startRawEnv, type WatchLine } from "../../../test/support/raw-http.js";
 import type { KubeList, KubeObject, Pod, Status } from "../../api/index.js";
 
 const NS = "writes";
@@ -36,13 +36,7 @@ const cm = (
 });
 
 before(async () => {
-  env = await startEnv();
-  api = rawApi(env.url);
-  await api.ok("POST", "/api/v1/namespaces", {
-    apiVersion: "v1",
-    kind: "Namespace",
-    metadata: { name: NS },
-  });
+  ({ env, api } = await startRawEnv(NS));
 });
 
 after(() => env.stop());
