@@ -67,3 +67,27 @@ describe("request keys", () => {
     }
   });
 });
+
+describe("anyOf on creates and deletes", () => {
+  const veto = { create: () => false, delete: () => false };
+  const cases = [
+    {
+      name: "passes when one member has no opinion (an omitted method passes)",
+      preds: [veto, generationChanged],
+      want: true,
+    },
+    { name: "vetoes when every member vetoes", preds: [veto, veto], want: false },
+    { name: "of nothing passes nothing", preds: [], want: false },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const p = anyOf(...c.preds);
+      assert.equal(passes([p], { type: "create", obj: obj({}) }), c.want);
+      assert.equal(passes([p], { type: "delete", obj: obj({}) }), c.want);
+    });
+  }
+
+  it("a source with no predicates passes every event", () => {
+    assert.equal(passes([], { type: "update", old: obj({}), obj: obj({}) }), true);
+  });
+});

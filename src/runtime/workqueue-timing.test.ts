@@ -1,0 +1,207 @@
+/**
+ * WorkQueue timing on mocked timers (node:test's MockTimers drive `setTimeout`
+ * and `Date` together, so no test waits on the machine's clock): the back-off
+ * schedule and its cap, addAfter's earliest-time-wins, delayed keys meeting
+ * waiting and processing keys, and shutDown cancelling what is still pending.
+ */
+import assert from "node:assert/strict";
+import { afterEach, beforeEach, describe, it, mock } from "node:test";
+import { WorkQueue } from "./workqueue.js";
+
+beforeEach(() => mock.timers.enable({ apis: ["setTimeout", "Date"], now: 0 }));
+afterEach(() => mock.timers.reset());
+
+/** Keys the queue hands out right now, without waiting (each marked done). */
+async function drain(q: WorkQueue): Promise<string[]> {
+  const out: string[] = [];
+  while (q.length > 0) {
+    const key = await q.get();
+    if (key === undefined) break;
+    out.push(key);
+    q.done(key);
+  }
+  return out;
+}
+
+/** The ms after which a rate-limited `key` first shows up in the queue. */
+async function delayOf(q: WorkQueue, key: string, limit = 100_000): Promise<number> {
+  for (let t = 0; t <= limit; t++) {
+    if (q.length > 0) {
+      assert.deepEqual(await drain(q), [key]);
+      return t;
+    }
+    mock.timers.tick(1);
+  }
+  assert.fail(`${key} never came back within ${limit} ms`);
+}
+
+describe("WorkQueue back-off (mocked timers)", () => {
+  const cases = [
+    {
+      name: "doubles from the base",
+      backoff: { baseMs: 5, maxMs: 1000 },
+      want: [5, 10, 20, 40, 80],
+    },
+    { name: "stops at the cap", backoff: { baseMs: 100, maxMs: 300 }, want: [100, 200, 300, 300] },
+    {
+      name: "a base above the cap is capped at once",
+      backoff: { baseMs: 50, maxMs: 20 },
+      want: [20, 20],
+    },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: ${c.want.join(", ")} ms`, async () => {
+      const q = new WorkQueue(c.backoff);
+      const got: number[] = [];
+      for (let i = 0; i < c.want.length; i++) {
+        q.addRateLimited("k");
+        got.push(await delayOf(q, "k"));
+      }
+      assert.deepEqual(got, c.want);
+      assert.equal(q.failureCount("k"), c.want.length);
+      q.shutDown();
+    });
+  }
+
+  it("keeps one failure count per key, and forget resets only that key", async () => {
+    const q = new WorkQueue({ baseMs: 10, maxMs: 10_000 });
+    for (let i = 0; i < 3; i++) q.addRateLimited("a");
+    q.addRateLimited("b");
+    assert.equal(q.failureCount("a"), 3);
+    assert.equal(q.failureCount("b"), 1);
+    q.forget("a");
+    assert.equal(q.failureCount("a"), 0);
+    assert.equal(q.failureCount("b"), 1);
+    mock.timers.tick(10);
+    // "a" waits for its first (earliest) delay, 10 ms; "b" too.
+    assert.deepEqual((await drain(q)).sort(), ["a", "b"]);
+    q.addRateLimited("a");
+    assert.equal(await delayOf(q, "a"), 10, "after forget the schedule starts from the base again");
+    q.shutDown();
+  });
+});
+
+describe("WorkQueue.addAfter (mocked timers)", () => {
+  it("holds a key until its delay has fully passed", async () => {
+    const q = new WorkQueue();
+    q.addAfter("k", 100);
+    mock.timers.tick(99);
+    assert.equal(q.length, 0);
+    mock.timers.tick(1);
+    assert.deepEqual(await drain(q), ["k"]);
+  });
+
+  const earliest = [
+    { name: "a shorter delay moves the key forward", delays: [500, 100], due: 100 },
+    { name: "a longer delay leaves the earlier time", delays: [100, 500], due: 100 },
+    { name: "the earliest of many wins", delays: [900, 300, 700, 200, 800], due: 200 },
+  ];
+  for (const c of earliest) {
+    it(`${c.name} (delays ${c.delays.join(", ")} → ${c.due} ms)`, async () => {
+      const q = new WorkQueue();
+      for (const ms of c.delays) q.addAfter("k", ms);
+      mock.timers.tick(c.due - 1);
+      assert.equal(q.length, 0);
+      mock.timers.tick(1);
+      assert.deepEqual(await drain(q), ["k"]);
+      mock.timers.tick(10_000);
+      assert.equal(q.length, 0, "the key is delivered once, not once per addAfter");
+      q.shutDown();
+    });
+  }
+
+  it("adds at once for a delay of zero or less", async () => {
+    const q = new WorkQueue();
+    q.addAfter("zero", 0);
+    q.addAfter("negative", -5);
+    assert.deepEqual(await drain(q), ["zero", "negative"]);
+  });
+
+  it("dedupes a delayed key that arrives while the same key already waits", async () => {
+    const q = new WorkQueue();
+    q.add("k");
+    q.addAfter("k", 50);
+    mock.timers.tick(50);
+    assert.equal(q.length, 1);
+    assert.deepEqual(await drain(q), ["k"]);
+  });
+
+  it("marks a key dirty when its delay ends while a worker holds it", async () => {
+    const q = new WorkQueue();
+    q.add("k");
+    const key = await q.get();
+    q.addAfter("k", 20);
+    mock.timers.tick(20);
+    assert.equal(q.length, 0, "not handed out while processing");
+    q.done(key!);
+    assert.deepEqual(await drain(q), ["k"], "back once the worker is done");
+  });
+
+  it("wakes a worker that waits for a key when the delay ends", async () => {
+    const q = new WorkQueue();
+    let got: string | undefined;
+    const waiting = q.get().then((k) => {
+      got = k;
+    });
+    q.addAfter("k", 30);
+    mock.timers.tick(29);
+    await Promise.resolve();
+    assert.equal(got, undefined);
+    mock.timers.tick(1);
+    await waiting;
+    assert.equal(got, "k");
+    q.done("k");
+    q.shutDown();
+  });
+});
+
+describe("WorkQueue order and shutdown", () => {
+  it("hands keys out first in, first out", async () => {
+    const q = new WorkQueue();
+    for (const k of ["c", "a", "b", "a", "c"]) q.add(k);
+    assert.deepEqual(await drain(q), ["c", "a", "b"]);
+  });
+
+  it("cancels pending delays and back-offs on shutDown, and takes no more keys", async () => {
+    const q = new WorkQueue({ baseMs: 10, maxMs: 100 });
+    q.addAfter("later", 50);
+    q.addRateLimited("failed");
+    q.shutDown();
+    q.add("new");
+    q.addAfter("new-later", 5);
+    mock.timers.tick(1000);
+    assert.equal(q.length, 0);
+    assert.equal(await q.get(), undefined, "get after shutDown returns at once");
+  });
+
+  it("still hands out keys queued before shutDown, then undefined", async () => {
+    const q = new WorkQueue();
+    q.add("a");
+    q.add("b");
+    q.shutDown();
+    assert.equal(await q.get(), "a");
+    assert.equal(await q.get(), "b");
+    assert.equal(await q.get(), undefined);
+  });
+
+  it("releases every waiting worker on shutDown", async () => {
+    const q = new WorkQueue();
+    const waiting = [q.get(), q.get(), q.get()];
+    q.shutDown();
+    assert.deepEqual(await Promise.all(waiting), [undefined, undefined, undefined]);
+  });
+
+  it("gives a key added while workers wait to the first waiting worker only", async () => {
+    const q = new WorkQueue();
+    const first = q.get();
+    const second = q.get();
+    q.add("k");
+    assert.equal(await first, "k");
+    q.add("k");
+    assert.equal(q.length, 0, "a re-add of a key in processing does not reach the second worker");
+    q.done("k");
+    assert.equal(await second, "k");
+    q.done("k");
+    q.shutDown();
+  });
+});
