@@ -34,7 +34,20 @@ async function onFreshEtcd(): Promise<Backend> {
   return backend;
 }
 
-runBackendSuite("etcd", onFreshEtcd);
+// One etcd for every case that stays within its own prefix (each test a fresh
+// one); compaction is cluster-wide, so its cases get an etcd each.
+let shared: EtcdProcess | undefined;
+let sharedPrefixes = 0;
+before(async () => {
+  shared = await startEtcd();
+});
+after(async () => {
+  await shared?.stop();
+});
+const onSharedEtcd = () =>
+  openEtcdBackend({ endpoints: [shared!.endpoint], prefix: `/suite-${++sharedPrefixes}` });
+
+runBackendSuite("etcd", onSharedEtcd, { openForCompaction: onFreshEtcd });
 
 describe("etcd backend over TLS as a prefix-limited user", () => {
   let etcd: EtcdProcess;

@@ -144,14 +144,7 @@ export class EtcdBackend implements Backend {
     this.#checkSize(value);
     const k = this.#keys.key(key);
     const res = await this.#txn({
-      compare: [
-        {
-          key: k,
-          target: CompareTarget.Mod,
-          result: CompareResult.Equal,
-          mod_revision: expectedRevision,
-        },
-      ],
+      compare: [exists(k), modRevisionIs(k, expectedRevision)],
       success: [{ request_put: { key: k, value: Buffer.from(value), prev_kv: true } }],
       failure: [{ request_range: { key: k } }],
     });
@@ -164,21 +157,10 @@ export class EtcdBackend implements Backend {
   async delete(key: string, expectedRevision?: number): Promise<KeyValue> {
     const k = this.#keys.key(key);
     const res = await this.#txn({
-      compare: [
+      compare:
         expectedRevision === undefined
-          ? {
-              key: k,
-              target: CompareTarget.Create,
-              result: CompareResult.Greater,
-              create_revision: 0,
-            }
-          : {
-              key: k,
-              target: CompareTarget.Mod,
-              result: CompareResult.Equal,
-              mod_revision: expectedRevision,
-            },
-      ],
+          ? [exists(k)]
+          : [exists(k), modRevisionIs(k, expectedRevision)],
       success: [{ request_delete_range: { key: k, prev_kv: true } }],
       failure: [{ request_range: { key: k } }],
     });
@@ -279,3 +261,20 @@ export class EtcdBackend implements Backend {
     throw new RevisionMismatchError(key, this.#keys.toKeyValue(current));
   }
 }
+
+// A missing key's mod_revision compares equal to 0, so a guard on the revision
+// alone would let `update(key, v, 0)` create the key: every guard also asks
+// that the key exist.
+const exists = (key: Buffer) => ({
+  key,
+  target: CompareTarget.Create,
+  result: CompareResult.Greater,
+  create_revision: 0,
+});
+
+const modRevisionIs = (key: Buffer, revision: number) => ({
+  key,
+  target: CompareTarget.Mod,
+  result: CompareResult.Equal,
+  mod_revision: revision,
+});
