@@ -13,7 +13,6 @@ import {
   ExpiredError,
   type KubeObject,
   NotFoundError,
-  TooLargeResourceVersionError,
 } from "../../api/index.js";
 import { MemoryBackend } from "../../storage/index.js";
 import { builtinTypes } from "../resources/builtin.js";
