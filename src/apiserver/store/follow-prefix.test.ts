@@ -6,21 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import type { KeyValue, ListOptions, ListResult, StorageEvent } from "../../storage/index.js";
+import type { KeyValue, StorageEvent } from "../../storage/index.js";
 import { followPrefix, WatchProgress } from "./cache-sync.js";
 import { LaggingBackend } from "./fixtures.js";
-
-/** A LaggingBackend whose next `failures` lists fail, as when etcd is down. */
-class FlakyBackend extends LaggingBackend {
-  failures = 0;
-  override async list(prefix: string, options?: ListOptions): Promise<ListResult> {
-    if (this.failures > 0) {
-      this.failures--;
-      throw new Error("etcd is down");
-    }
-    return super.list(prefix, options);
-  }
-}
 
 /** Records what followPrefix hands its follower: a map of key → value, loads and events. */
 class Mirror {
@@ -40,7 +28,7 @@ class Mirror {
 }
 
 describe("followPrefix", () => {
-  let backend: FlakyBackend;
+  let backend: LaggingBackend;
   let controller: AbortController;
   let progress: WatchProgress;
   let mirror: Mirror;
@@ -54,7 +42,7 @@ describe("followPrefix", () => {
     });
 
   beforeEach(() => {
-    backend = new FlakyBackend();
+    backend = new LaggingBackend();
     controller = new AbortController();
     progress = new WatchProgress();
     mirror = new Mirror();
@@ -109,7 +97,7 @@ describe("followPrefix", () => {
 
   it("keeps retrying a relist that fails until storage answers", async () => {
     await follow();
-    backend.failures = 2;
+    backend.failLists = 2;
     backend.breakWatches();
     const written = await backend.create("/c/1", "while down");
     // Retries are a second apart: two failures, then the relist that sees the write.
@@ -135,7 +123,7 @@ describe("followPrefix", () => {
   });
 
   it("fails its start when the first list fails", async () => {
-    backend.failures = 1;
+    backend.failLists = 1;
     await assert.rejects(follow(), /etcd is down/);
     assert.deepEqual(mirror.loads, []);
   });
