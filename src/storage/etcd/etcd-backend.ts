@@ -172,6 +172,7 @@ export class EtcdBackend implements Backend {
   async watch(prefix: string, options: WatchOptions, signal: AbortSignal): Promise<void> {
     this.#assertOpen();
     if (options.after < this.#compacted) throw new CompactedError(options.after, this.#compacted);
+    if (options.after > 0) await this.#assertReadable(prefix, options.after);
     const watch = startEtcdWatch({
       client: this.#client,
       keys: this.#keys,
@@ -219,6 +220,30 @@ export class EtcdBackend implements Backend {
     this.#closed = true;
     for (const watch of [...this.#watches]) watch.end(new BackendClosedError());
     this.#client.close();
+  }
+
+  /**
+   * Throws CompactedError if history at `revision` is gone. etcd confirms a watch
+   * from compacted history as created and only then cancels it, which would end the
+   * watch with onError after `watch()` resolved; a read at the revision fails at once.
+   * (A compaction between the two still ends the watch by onError.) A future
+   * revision is readable for a watch: its events are yet to come.
+   */
+  async #assertReadable(prefix: string, revision: number): Promise<void> {
+    try {
+      await this.#call(
+        () =>
+          this.#client.kv.range({
+            key: this.#keys.key(prefix),
+            range_end: this.#keys.rangeEnd(prefix),
+            revision,
+            count_only: true,
+          }),
+        revision,
+      );
+    } catch (e) {
+      if (!(e instanceof RangeError)) throw e;
+    }
   }
 
   #learnCompacted(revision: number): void {
