@@ -14,7 +14,7 @@ import { RequestEntityTooLargeError } from "../../src/api/errors.js";
 import { createCA, issueLeaf } from "../../src/pki/index.js";
 import type { Backend } from "../../src/storage/backend.js";
 import { runBackendSuite } from "../../src/storage/backend-suite.js";
-import { KeyExistsError, RevisionMismatchError } from "../../src/storage/errors.js";
+import { CompactedError, KeyExistsError, RevisionMismatchError } from "../../src/storage/errors.js";
 import { type EtcdBackend, openEtcdBackend } from "../../src/storage/index.js";
 import { crudTests } from "../../src/storage/suite/crud-tests.js";
 import { Recorder } from "../../src/storage/suite/helpers.js";
@@ -34,7 +34,20 @@ async function onFreshEtcd(): Promise<Backend> {
   return backend;
 }
 
-runBackendSuite("etcd", onFreshEtcd);
+// One etcd for every case that stays within its own prefix (each test a fresh
+// one); compaction is cluster-wide, so its cases get an etcd each.
+let shared: EtcdProcess | undefined;
+let sharedPrefixes = 0;
+before(async () => {
+  shared = await startEtcd();
+});
+after(async () => {
+  await shared?.stop();
+});
+const onSharedEtcd = () =>
+  openEtcdBackend({ endpoints: [shared!.endpoint], prefix: `/suite-${++sharedPrefixes}` });
+
+runBackendSuite("etcd", onSharedEtcd, { openForCompaction: onFreshEtcd });
 
 describe("etcd backend over TLS as a prefix-limited user", () => {
   let etcd: EtcdProcess;
@@ -171,6 +184,27 @@ describe("two etcd backends on one etcd", () => {
     assert.ok((await b.compactedRevision()) > kv.modRevision);
     // Compacting again through b (already done by a) is not an error.
     await b.compact(at);
+  });
+
+  it("refuses a watch from before a compaction it has not seen made", async () => {
+    const kv = await a.create("/w/1", "one");
+    await a.update("/w/1", "two", kv.modRevision);
+    await a.compact(await a.currentRevision());
+    const fresh = await openEtcdBackend({ endpoints: [etcd.endpoint], prefix: "/shared" });
+    try {
+      assert.equal(await fresh.compactedRevision(), 0, "it has not learned of the compaction");
+      const rec = new Recorder();
+      const error = await fresh
+        .watch("/w/", rec.options(kv.modRevision), rec.signal)
+        .catch((e: unknown) => e);
+      assert.ok(error instanceof CompactedError, `rejected, not ${String(error)}`);
+      assert.equal(error.requested, kv.modRevision);
+      assert.ok(error.compacted > kv.modRevision);
+      assert.deepEqual(rec.events, []);
+      assert.deepEqual(rec.errors, []);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it("turns etcd's request size limit into 413 RequestEntityTooLarge", async () => {

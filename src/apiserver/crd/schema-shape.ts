@@ -17,6 +17,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 /** Go's name for the JSON type it could not unmarshal into a JSONSchemaProps. */
 function goType(v: unknown): string {
   if (Array.isArray(v)) return "array";
+  if (isObject(v)) return "object";
   return typeof v === "string" ? "string" : typeof v === "boolean" ? "bool" : "number";
 }
 

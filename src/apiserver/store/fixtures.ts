@@ -2,7 +2,8 @@
  * A test backend for the watch-fed caches: a MemoryBackend whose watches can
  * hold their events until released (as etcd's watch delivers a write a little
  * after it returns, or an apiserver's cache lags another apiserver's write),
- * can be broken (as when etcd restarts), and which counts reads.
+ * can be broken (as when etcd restarts), whose next lists can be made to fail
+ * (as while etcd is down), and which counts reads.
  */
 import type { KeyValue, ListOptions, ListResult, WatchOptions } from "../../storage/index.js";
 import { MemoryBackend } from "../../storage/index.js";
@@ -10,6 +11,8 @@ import { MemoryBackend } from "../../storage/index.js";
 export class LaggingBackend extends MemoryBackend {
   /** get and list calls so far. */
   reads = 0;
+  /** How many of the next lists fail. */
+  failLists = 0;
   #held = false;
   #queued: (() => void)[] = [];
   readonly #watches = new Set<{ stop: AbortController; onError?: (e: Error) => void }>();
@@ -21,6 +24,10 @@ export class LaggingBackend extends MemoryBackend {
 
   override async list(prefix: string, options?: ListOptions): Promise<ListResult> {
     this.reads++;
+    if (this.failLists > 0) {
+      this.failLists--;
+      throw new Error("etcd is down");
+    }
     return super.list(prefix, options);
   }
 

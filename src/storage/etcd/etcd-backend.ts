@@ -144,14 +144,7 @@ export class EtcdBackend implements Backend {
     this.#checkSize(value);
     const k = this.#keys.key(key);
     const res = await this.#txn({
-      compare: [
-        {
-          key: k,
-          target: CompareTarget.Mod,
-          result: CompareResult.Equal,
-          mod_revision: expectedRevision,
-        },
-      ],
+      compare: [exists(k), modRevisionIs(k, expectedRevision)],
       success: [{ request_put: { key: k, value: Buffer.from(value), prev_kv: true } }],
       failure: [{ request_range: { key: k } }],
     });
@@ -164,21 +157,10 @@ export class EtcdBackend implements Backend {
   async delete(key: string, expectedRevision?: number): Promise<KeyValue> {
     const k = this.#keys.key(key);
     const res = await this.#txn({
-      compare: [
+      compare:
         expectedRevision === undefined
-          ? {
-              key: k,
-              target: CompareTarget.Create,
-              result: CompareResult.Greater,
-              create_revision: 0,
-            }
-          : {
-              key: k,
-              target: CompareTarget.Mod,
-              result: CompareResult.Equal,
-              mod_revision: expectedRevision,
-            },
-      ],
+          ? [exists(k)]
+          : [exists(k), modRevisionIs(k, expectedRevision)],
       success: [{ request_delete_range: { key: k, prev_kv: true } }],
       failure: [{ request_range: { key: k } }],
     });
@@ -190,6 +172,7 @@ export class EtcdBackend implements Backend {
   async watch(prefix: string, options: WatchOptions, signal: AbortSignal): Promise<void> {
     this.#assertOpen();
     if (options.after < this.#compacted) throw new CompactedError(options.after, this.#compacted);
+    if (options.after > 0) await this.#assertReadable(prefix, options.after);
     const watch = startEtcdWatch({
       client: this.#client,
       keys: this.#keys,
@@ -239,6 +222,30 @@ export class EtcdBackend implements Backend {
     this.#client.close();
   }
 
+  /**
+   * Throws CompactedError if history at `revision` is gone. etcd confirms a watch
+   * from compacted history as created and only then cancels it, which would end the
+   * watch with onError after `watch()` resolved; a read at the revision fails at once.
+   * (A compaction between the two still ends the watch by onError.) A future
+   * revision is readable for a watch: its events are yet to come.
+   */
+  async #assertReadable(prefix: string, revision: number): Promise<void> {
+    try {
+      await this.#call(
+        () =>
+          this.#client.kv.range({
+            key: this.#keys.key(prefix),
+            range_end: this.#keys.rangeEnd(prefix),
+            revision,
+            count_only: true,
+          }),
+        revision,
+      );
+    } catch (e) {
+      if (!(e instanceof RangeError)) throw e;
+    }
+  }
+
   #learnCompacted(revision: number): void {
     this.#compacted = Math.max(this.#compacted, revision);
   }
@@ -279,3 +286,20 @@ export class EtcdBackend implements Backend {
     throw new RevisionMismatchError(key, this.#keys.toKeyValue(current));
   }
 }
+
+// A missing key's mod_revision compares equal to 0, so a guard on the revision
+// alone would let `update(key, v, 0)` create the key: every guard also asks
+// that the key exist.
+const exists = (key: Buffer) => ({
+  key,
+  target: CompareTarget.Create,
+  result: CompareResult.Greater,
+  create_revision: 0,
+});
+
+const modRevisionIs = (key: Buffer, revision: number) => ({
+  key,
+  target: CompareTarget.Mod,
+  result: CompareResult.Equal,
+  mod_revision: revision,
+});

@@ -78,7 +78,12 @@ export function startEtcdWatch(req: EtcdWatchRequest): EtcdWatch {
     }
     for (const event of res.events) {
       if (ended) return;
-      options.onEvent(toStorageEvent(keys, event));
+      try {
+        options.onEvent(toStorageEvent(keys, event));
+      } catch (error) {
+        // A callback must not throw; one that does loses its watch (as in WatchHub).
+        end(asError(error));
+      }
     }
   };
 

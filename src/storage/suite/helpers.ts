@@ -53,8 +53,8 @@ export class Recorder {
   }
 
   /** Waits until at least `count` events have arrived. */
-  async waitForEvents(count: number): Promise<StorageEvent[]> {
-    await this.until(() => this.events.length >= count, `${count} events`);
+  async waitForEvents(count: number, timeoutMs?: number): Promise<StorageEvent[]> {
+    await this.until(() => this.events.length >= count, `${count} events`, timeoutMs);
     return this.events;
   }
 
