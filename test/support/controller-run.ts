@@ -12,6 +12,7 @@ import {
   Manager,
   type ManagerOptions,
   type Request,
+  reconcileTotal,
   requestKey,
   type TypedReconciler,
 } from "../../src/runtime/index.js";
@@ -196,4 +197,29 @@ export function counted(reconciler: TypedReconciler) {
     },
   };
   return { reconciler: wrapped, passes: (key: string) => passes.get(key) ?? 0 };
+}
+
+/** Reconciles `controller` has finished in this process, as the runtime's metric counts them. */
+async function reconcilesOf(controller: string): Promise<number> {
+  const { values } = await reconcileTotal.get();
+  return values
+    .filter((v) => v.labels.controller === controller)
+    .reduce((sum, v) => sum + v.value, 0);
+}
+
+/**
+ * Runs `poke` (which enqueues a key) and waits until `controller` has finished
+ * a reconcile since, and has nothing queued: a test can then assert that the
+ * pass changed nothing.
+ */
+export async function pokeAndSettle(
+  controller: string,
+  queue: { readonly length: number },
+  poke: () => void,
+): Promise<void> {
+  const before = await reconcilesOf(controller);
+  poke();
+  await waitFor(`a ${controller} reconcile`, async () =>
+    (await reconcilesOf(controller)) > before && queue.length === 0 ? true : undefined,
+  );
 }

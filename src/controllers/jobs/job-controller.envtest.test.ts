@@ -23,6 +23,7 @@ import {
   crashAfter,
   isWrite,
   type ManagerRun,
+  pokeAndSettle,
   runManager,
 } from "../../../test/support/controller-run.js";
 import { getOrGone, POD, uniqueName, waitGone } from "../../../test/support/core-objects.js";
@@ -174,8 +175,7 @@ describe("Job controller (envtest)", () => {
     const [p] = await activePods(env.client, name, 1);
     await setPhase(env.client, p!, "Succeeded");
     await jobCondition(env.client, name, "Complete");
-    advance(name, 99_000);
-    await waitFor("the Job looked at", () => run!.handles.jobs.queue.length === 0);
+    await pokeAndSettle("job", run!.handles.jobs.queue, () => advance(name, 99_000));
     assert.ok(await getOrGone(env.client, { ...JOB, namespace: NS, name }), "kept until the TTL");
     advance(name, 2_000);
     await waitGone(env.client, { ...JOB, namespace: NS, name });
