@@ -102,6 +102,13 @@ describe("scheduler (envtest)", () => {
         ...spec,
       } as PodSpec,
     });
+  /** Plays the kubelet: the pod's phase. */
+  const setPodPhase = (name: string, phase: "Succeeded" | "Failed") =>
+    env.client.patchStatus(
+      { ...POD, namespace: ns, name },
+      { status: { phase } },
+      { type: "merge" },
+    );
   const getPod = (name: string) => env.client.get<Pod>({ ...POD, namespace: ns, name });
   const boundTo = (name: string) =>
     waitFor(`pod ${name} bound`, async () => (await getPod(name)).spec?.nodeName);
@@ -143,11 +150,7 @@ describe("scheduler (envtest)", () => {
     await freshNamespace();
     await addNode("only");
     await createPod("finished", "1");
-    await env.client.patchStatus(
-      { ...POD, namespace: ns, name: "finished" },
-      { status: { phase: "Succeeded" } },
-      { type: "merge" },
-    );
+    await setPodPhase("finished", "Succeeded");
     await start();
     await createPod("other", "1", { schedulerName: "my-scheduler" });
     // A pod created last is handled last by the scheduler's one worker.
@@ -203,21 +206,11 @@ describe("scheduler (envtest)", () => {
   const freeing: { name: string; free: (pod: string) => Promise<unknown> }[] = [
     {
       name: "succeeds",
-      free: (p) =>
-        env.client.patchStatus(
-          { ...POD, namespace: ns, name: p },
-          { status: { phase: "Succeeded" } },
-          { type: "merge" },
-        ),
+      free: (p) => setPodPhase(p, "Succeeded"),
     },
     {
       name: "fails",
-      free: (p) =>
-        env.client.patchStatus(
-          { ...POD, namespace: ns, name: p },
-          { status: { phase: "Failed" } },
-          { type: "merge" },
-        ),
+      free: (p) => setPodPhase(p, "Failed"),
     },
     {
       name: "is deleted",
