@@ -80,18 +80,20 @@ describe("CronJob controller (envtest)", () => {
     });
   const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
   /** Plays the Job controller's last word: the Job finished as `type`. */
-  const finish = async (name: string, type: "Complete" | "Failed", startTime: number) => {
-    const j = await env.client.get<Job>({ ...JOB, namespace: NS, name });
-    const t = iso(clock.now());
-    await env.client.updateStatus({
-      ...j,
-      status: {
-        startTime: iso(startTime),
-        ...(type === "Complete" ? { completionTime: t, succeeded: 1 } : { failed: 1 }),
-        conditions: [{ type, status: "True", lastTransitionTime: t, lastProbeTime: t }],
-      },
+  const finish = (name: string, type: "Complete" | "Failed", startTime: number) =>
+    // The Job controller writes this status too: a 409 is retried on a fresh read.
+    waitFor(`job ${name} ${type}`, async () => {
+      const j = await env.client.get<Job>({ ...JOB, namespace: NS, name });
+      const t = iso(clock.now());
+      return env.client.updateStatus({
+        ...j,
+        status: {
+          startTime: iso(startTime),
+          ...(type === "Complete" ? { completionTime: t, succeeded: 1 } : { failed: 1 }),
+          conditions: [{ type, status: "True", lastTransitionTime: t, lastProbeTime: t }],
+        },
+      });
     });
-  };
   const newCronJob = async (spec: Partial<CronJob["spec"]> = {}) => {
     clock = new FakeClock(Date.now());
     return env.client.create(cronJobManifest(uniqueName("cron"), spec));
