@@ -4,7 +4,8 @@
  * finalizers ask); an owner deleted in the foreground keeps its
  * `foregroundDeletion` finalizer until no `blockOwnerDeletion` dependent remains;
  * an owner deleted with `orphan` has its uid stripped from every dependent before
- * that finalizer goes. Cluster-scoped owners of namespaced dependents work. Keys
+ * that finalizer goes. Cluster-scoped owners of namespaced dependents work; a
+ * namespaced owner in another namespace counts as absent, as in kube. Keys
  * are object uids; every decision is re-derived from the graph and the API.
  */
 import type { KubeObject, OwnerReference } from "../../api/index.js";
@@ -128,7 +129,10 @@ export class GarbageCollector implements Reconciler {
     node: GraphNode,
     ref: OwnerReference,
   ): Promise<"solid" | "waiting" | "dangling"> {
-    let owner: { deleting: boolean; finalizers: string[] } | undefined = this.graph.get(ref.uid);
+    const known = this.graph.get(ref.uid);
+    // As kube: a namespaced owner counts only in the dependent's own namespace.
+    if (known?.namespace !== undefined && known.namespace !== node.namespace) return "dangling";
+    let owner: { deleting: boolean; finalizers: string[] } | undefined = known;
     if (!owner) {
       // The graph may lag behind; ask the API before calling an owner gone.
       const live = await getOptional(this.client, {
