@@ -36,11 +36,13 @@ export {
   objectKey,
 } from "./informer.js";
 export { type LeaderElectionOptions, LeaderElector } from "./leader-election.js";
+export { onStop, untilAborted } from "./lifecycle.js";
 export {
   DEFAULT_RECONCILE_DEADLINE_MS,
   Manager,
   type ManagerOptions,
   type Runnable,
+  runOnOwnManager,
 } from "./manager.js";
 export {
   metricsRegistry,

@@ -174,3 +174,19 @@ export class Manager implements BuilderHost {
     await c.loop.run(signal);
   }
 }
+
+/**
+ * Runs what `register` puts on a new Manager of its own until `signal` aborts:
+ * a controller (or several) run alone, as a test or a tool runs them, with the
+ * same lifecycle as on a shared Manager. Resolves once all of it has stopped.
+ */
+export function runOnOwnManager(
+  client: Client,
+  signal: AbortSignal,
+  register: (manager: Manager) => void,
+  opts: ManagerOptions = {},
+): Promise<void> {
+  const manager = new Manager(client, opts);
+  register(manager);
+  return manager.start(signal);
+}

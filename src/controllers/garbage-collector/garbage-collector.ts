@@ -9,7 +9,14 @@
  */
 import type { KubeObject, OwnerReference } from "../../api/index.js";
 import { type Client, getOptional, ignoreNotFound } from "../../client/index.js";
-import { Controller, DONE, Manager, type Reconciler, type Result } from "../../runtime/index.js";
+import {
+  Controller,
+  DONE,
+  type Manager,
+  type Reconciler,
+  type Result,
+  runOnOwnManager,
+} from "../../runtime/index.js";
 import { FOREGROUND, Graph, type GraphNode, nodeOf, ORPHAN } from "./graph.js";
 import { isCrd, Monitors } from "./monitors.js";
 
@@ -58,9 +65,7 @@ export class GarbageCollector implements Reconciler {
 
   /** Runs alone, on a Manager of its own, until `signal` aborts. */
   run(signal: AbortSignal): Promise<void> {
-    const manager = new Manager(this.client);
-    this.register(manager);
-    return manager.start(signal);
+    return runOnOwnManager(this.client, signal, (m) => this.register(m));
   }
 
   private observe(obj: KubeObject, monitors: Monitors): void {
