@@ -5,6 +5,7 @@ export {
   ControllerBuilder,
   type EventHandler,
   type MapFunc,
+  type RawSource,
   type RequestQueue,
   type SourceOptions,
 } from "./builder.js";

@@ -171,7 +171,11 @@ export class Manager implements BuilderHost {
     if (signal.aborted) return;
     const sources = c.attach(namespaced);
     for (const s of sources) if (!(await s.informer.waitForSync(signal))) return;
-    await c.loop.run(signal);
+    const queue = { add: (req: Request) => c.loop.enqueue(req) };
+    const raw = c.rawSources.map((run) =>
+      run(queue, signal).catch((e) => this.log(`controller ${c.name}: a source failed`, e)),
+    );
+    await Promise.all([c.loop.run(signal), ...raw]);
   }
 }
 

@@ -14,6 +14,7 @@ import {
   type Request,
   requestKey,
   runOnOwnManager,
+  untilAborted,
 } from "../../src/runtime/index.js";
 import { type Env, startEnv } from "../support/envtest.js";
 import { waitFor } from "../support/hearth-process.js";
@@ -230,7 +231,10 @@ describe("Manager", () => {
     try {
       await env.client.create(pod("p1"));
       await waitFor("p1 reconciled", () => (r.seen.includes("t/p1") ? true : undefined));
-      assert.equal(env.backend.openWatches(PODS_PREFIX), 1);
+      // The informer lists before it watches: the reconcile may come first.
+      await waitFor("its one watch open", () =>
+        env.backend.openWatches(PODS_PREFIX) === 1 ? true : undefined,
+      );
       assert.deepEqual(calls, [], "the stop hook waits for the signal");
     } finally {
       stop.abort();
@@ -240,5 +244,25 @@ describe("Manager", () => {
     await waitFor("its watch closed", () =>
       env.backend.openWatches(PODS_PREFIX) === 0 ? true : undefined,
     );
+  });
+
+  it("runs a raw source with its controller, feeding requests of its own", async () => {
+    const { manager } = env;
+    const r = recorder();
+    let sourceStopped = false;
+    manager
+      .controller("raw")
+      .watchesRaw(async (queue, signal) => {
+        queue.add({ name: "uid-1" });
+        queue.add({ namespace: "n", name: "x" });
+        await untilAborted(signal);
+        sourceStopped = true;
+      })
+      .complete(r.reconciler);
+    env.startManager();
+    await waitFor("both requests reconciled", () => (r.seen.length === 2 ? true : undefined));
+    assert.deepEqual(r.seen.sort(), ["n/x", "uid-1"]);
+    await env.stopManager();
+    assert.ok(sourceStopped, "the Manager waits for its raw sources to stop");
   });
 });

@@ -107,8 +107,15 @@ describe("node agent on its Manager", () => {
     assert.deepEqual(pods, [{ kind: "Pod", fieldSelector: `spec.nodeName=${NODE}` }]);
     assert.equal(env.backend.openWatches("/registry/core/pods/"), 1);
     // The service proxy shares the Manager: one watch each for Services and their slices.
-    assert.equal(env.backend.openWatches("/registry/core/services/"), 1);
-    assert.equal(env.backend.openWatches("/registry/discovery.k8s.io/endpointslices/"), 1);
+    const open = (prefix: string) => env.backend.openWatches(prefix);
+    await waitFor("the proxy's watches open", () =>
+      open("/registry/core/services/") >= 1 &&
+      open("/registry/discovery.k8s.io/endpointslices/") >= 1
+        ? true
+        : undefined,
+    );
+    assert.equal(open("/registry/core/services/"), 1);
+    assert.equal(open("/registry/discovery.k8s.io/endpointslices/"), 1);
 
     const workers = [...node.agent.workers.values()].map((w) => w.key).sort();
     assert.deepEqual(workers, [`${NS}/mine`, `${NS}/mine-later`]);
