@@ -256,6 +256,8 @@ describe("Manager", () => {
         queue.add({ name: "uid-1" });
         queue.add({ namespace: "n", name: "x" });
         await untilAborted(signal);
+        // A source that takes a moment to stop: the Manager must still wait for it.
+        await new Promise((resolve) => setTimeout(resolve, 50));
         sourceStopped = true;
       })
       .complete(r.reconciler);
