@@ -16,8 +16,8 @@ import {
   type AgentOptions,
   ImageTable,
   NodeAgent,
+  registerServiceProxy,
   type ServiceProxy,
-  startServiceProxy,
 } from "../node/index.js";
 import { intFlag, type ParsedArgs, parseArgs } from "./args.js";
 
@@ -54,15 +54,15 @@ export function agentOptions(
 /** A node's agent and its service proxy, both running until their signal aborts. */
 export interface RunningNode {
   agent: NodeAgent;
-  proxy: ServiceProxy;
+  proxy: Pick<ServiceProxy, "addresses">;
   /** Resolves once both have stopped (and the pods, unless kept). */
   stopped(): Promise<void>;
 }
 
 /**
- * Starts an agent and then the service proxy; resolves once the Node is
- * registered. The proxy starts only once the agent has (a failed start leaves
- * nothing listening).
+ * Starts an agent with the service proxy on the agent's Manager; resolves once
+ * the Node is registered. The Manager, and so the proxy, starts only once the
+ * Node is (a failed start leaves nothing listening).
  */
 export async function startNodeAgent(
   client: Client,
@@ -71,15 +71,9 @@ export async function startNodeAgent(
 ): Promise<RunningNode> {
   mkdirSync(options.dataDir, { recursive: true });
   const agent = new NodeAgent(client, options);
+  const proxy = registerServiceProxy(agent.manager);
   await agent.start(signal);
-  const proxy = startServiceProxy(client, signal, options.log ? { log: options.log } : {});
-  return {
-    agent,
-    proxy,
-    stopped: async () => {
-      await Promise.all([agent.stopped(), proxy.done]);
-    },
-  };
+  return { agent, proxy, stopped: () => agent.stopped() };
 }
 
 export async function node(argv: string[]): Promise<void> {

@@ -1,8 +1,9 @@
 /**
  * The node agent (`hearth node`, and one inside `hearth up`): registers this
  * machine as a Node, heartbeats through its Lease, serves container logs to the
- * apiserver, and runs the pods bound to it as sandboxed processes, through a
- * field-selector informer (`spec.nodeName=<name>`) and one reconciler. On start
+ * apiserver, and runs the pods bound to it as sandboxed processes: one
+ * reconciler on the node's own Manager, `for(Pod)` scoped by the field selector
+ * `spec.nodeName=<name>` (the node's service proxy shares the Manager). On start
  * it adopts what a previous agent left running (from the pods' state files);
  * when its signal aborts it stops the pods gracefully, or leaves them running
  * with `keepWorkloads` for the next agent to adopt.
@@ -11,7 +12,7 @@ import { randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import type { KubeObject, Node, Pod } from "../api/index.js";
 import { type Client, EventRecorder, getOptional } from "../client/index.js";
-import { Controller, delay, Informer } from "../runtime/index.js";
+import { delay, Manager, requestFromKey, type Scope, untilAborted } from "../runtime/index.js";
 import { CrashLoopBackoff } from "./backoff.js";
 import { IpAllocator, parseCidr } from "./ip-allocator.js";
 import { logLookup } from "./log-lookup.js";
@@ -33,8 +34,21 @@ const API_VERSIONS: Record<ObjectKind, string> = {
   PersistentVolume: "v1",
 };
 
+const POD = { apiVersion: "v1", kind: "Pod" };
+
+/** The scope of the agent's pod informer: only the pods bound to `nodeName`. */
+export function podsOf(nodeName: string): { scope: Scope } {
+  return { scope: { fieldSelector: `spec.nodeName=${nodeName}` } };
+}
+
 export class NodeAgent {
   readonly workers = new Map<string, PodWorker>();
+  /**
+   * The node's own Manager (its identity, its client): the pod controller and
+   * the agent's loops run on it; build the node's other controllers (the
+   * service proxy) on it before `start`.
+   */
+  readonly manager: Manager;
   private done?: Promise<void>;
   /** The port of the log endpoint, once started. */
   port = 0;
@@ -42,7 +56,9 @@ export class NodeAgent {
   constructor(
     private readonly client: Client,
     private readonly options: AgentOptions,
-  ) {}
+  ) {
+    this.manager = new Manager(client, { log: options.log ?? (() => {}) });
+  }
 
   /** Registers the node and starts every loop; resolves once the node is registered. */
   async start(signal: AbortSignal): Promise<void> {
@@ -58,14 +74,14 @@ export class NodeAgent {
       host: o.nodeName,
       onError: (e) => o.log("event not recorded", e),
     });
-    const controller = new Controller(
-      { reconcile: (s, k) => reconciler.reconcile(s, k) },
-      {
-        name: "node-agent",
-        workers: 4,
-        onError: (key, err) => o.log(`pod ${key}: sync failed`, err),
-      },
-    );
+    const mine = podsOf(o.nodeName);
+    const pods = this.manager.cache.informer(POD, mine.scope).informer;
+    const controller = this.manager
+      .controller("node-agent")
+      .for(POD, mine)
+      .workers(4)
+      .complete({ reconcile: (req) => reconciler.reconcile(req) });
+    const enqueue = (key: string) => controller.loop.enqueue(requestFromKey(key));
     const deps: WorkerDeps = {
       dirs,
       images: o.images,
@@ -78,7 +94,7 @@ export class NodeAgent {
       services: async (namespace) =>
         (await this.client.list({ apiVersion: "v1", kind: "Service" }, { namespace })).items,
       event: (pod, type, reason, message) => events.event(pod, type, reason, message),
-      enqueue: (key) => controller.enqueue(key),
+      enqueue,
     };
     for (const uid of dirs.listPods()) {
       const state = loadState(dirs, uid);
@@ -88,24 +104,13 @@ export class NodeAgent {
       worker.poll();
       this.workers.set(uid, worker);
     }
-    const informer = new Informer(this.client, {
-      apiVersion: "v1",
-      kind: "Pod",
-      fieldSelector: `spec.nodeName=${o.nodeName}`,
-      onError: (e) => o.log("pod informer", e),
-    });
     const reconciler = new PodReconciler({
       client: this.client,
       nodeName: o.nodeName,
-      cached: (key) => informer.get(key) as Pod | undefined,
+      cached: (key) => pods.get(key) as Pod | undefined,
       workers: this.workers,
       ips,
       worker: deps,
-    });
-    informer.addHandlers({
-      onAdd: (p) => controller.enqueue(`${p.metadata.namespace}/${p.metadata.name}`),
-      onUpdate: (_o, p) => controller.enqueue(`${p.metadata.namespace}/${p.metadata.name}`),
-      onDelete: (p) => controller.enqueue(`${p.metadata.namespace}/${p.metadata.name}`),
     });
 
     const loops = new AbortController();
@@ -114,27 +119,30 @@ export class NodeAgent {
     let node: Node;
     const facts = { name: o.nodeName, podCIDR: o.podCIDR, port: 0, token };
     try {
+      // Before the Manager: the Node names the log port. It closes when the Manager's signal aborts.
       this.port = facts.port = await logs.start(loops.signal, o.port);
       node = await registerNode(this.client, facts);
     } catch (e) {
       loops.abort();
       throw e;
     }
-    const running = [
-      informer.run(loops.signal),
-      controller.run(loops.signal),
-      heartbeat(this.client, facts, node, { ...o.heartbeat, onError: o.log }, loops.signal),
-      this.pollLoop(o.pollMs, (key) => controller.enqueue(key), loops.signal),
-      informer.waitForSync(loops.signal).then(() => {
+    const m = this.manager;
+    m.add({
+      start: (s) => heartbeat(this.client, facts, node, { ...o.heartbeat, onError: o.log }, s),
+    });
+    m.add({ start: (s) => this.pollLoop(o.pollMs, enqueue, s) });
+    m.add({
+      start: async (s) => {
         // Pods on disk whose objects are gone get reconciled too: stopped and removed.
-        for (const w of this.workers.values()) controller.enqueue(w.key);
-      }),
-    ];
+        if (await pods.waitForSync(s)) for (const w of this.workers.values()) enqueue(w.key);
+      },
+    });
+    const running = m.start(loops.signal);
     this.done = (async () => {
-      await aborted(signal);
+      await untilAborted(signal);
       // Nothing may start or restart a container while the pods are being stopped.
       loops.abort();
-      await Promise.all(running);
+      await running.catch((e) => o.log("node agent: the Manager stopped with an error", e));
       if (!o.keepWorkloads) await this.stopAll(o.log);
       for (const w of this.workers.values()) w.close();
     })();
@@ -192,11 +200,4 @@ export class NodeAgent {
       await delay(100, idle.signal);
     }
   }
-}
-
-function aborted(signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) =>
-    signal.addEventListener("abort", () => resolve(), { once: true }),
-  );
 }

@@ -5,10 +5,10 @@
  * forwards each Service's ClusterIP:port to its ready endpoints. See
  * docs/node-agent.md and docs/services-and-scheduling.md.
  */
-export { NodeAgent } from "./agent.js";
+export { NodeAgent, podsOf } from "./agent.js";
 export { DEFAULT_IMAGE_TABLE, HEARTH_ROOT, ImageTable } from "./image-table.js";
 export { type LogLookup, LogServer, type LogTarget } from "./log-server.js";
 export { type AgentOptions, DEFAULT_POD_CIDR } from "./options.js";
 export { loadState, PodDirs, type PodState } from "./pod-state.js";
 export { isRunning, readStat, signalGroup } from "./proc.js";
-export { type ServiceProxy, startServiceProxy } from "./service-proxy.js";
+export { registerServiceProxy, type ServiceProxy, startServiceProxy } from "./service-proxy.js";

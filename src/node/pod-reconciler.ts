@@ -1,5 +1,5 @@
 /**
- * The reconciler of the pods bound to this node (key `namespace/name`). It
+ * The reconciler of the pods bound to this node (request `{namespace, name}`). It
  * ends workers whose pod is gone or was replaced (another uid under the same
  * name: processes stopped, directory removed, IP freed), creates the worker of
  * a new pod (an IP, a state file), syncs it, and reports its status. A pod
@@ -9,7 +9,13 @@
 import { isDeepStrictEqual } from "node:util";
 import { hasCode, POD, type Pod, type PodStatus, rfc3339 } from "../api/index.js";
 import { type Client, ignoreNotFound, type ObjectRef } from "../client/index.js";
-import { DONE, type Reconciler, type Result } from "../runtime/index.js";
+import {
+  DONE,
+  type ReconcileResult,
+  type Request,
+  requestKey,
+  type TypedReconciler,
+} from "../runtime/index.js";
 import type { IpAllocator } from "./ip-allocator.js";
 import { type PodState, saveState } from "./pod-state.js";
 import { computeStatus } from "./pod-status.js";
@@ -33,11 +39,12 @@ export function statusPatch(old: PodStatus | undefined, next: PodStatus): Record
   return { status: patch };
 }
 
-export class PodReconciler implements Reconciler {
+export class PodReconciler implements TypedReconciler {
   constructor(private readonly deps: PodReconcilerDeps) {}
 
-  async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
+  async reconcile(req: Request): Promise<ReconcileResult> {
     const d = this.deps;
+    const key = requestKey(req);
     const pod = d.cached(key);
     for (const w of [...d.workers.values()]) {
       if (w.key !== key || w.uid === pod?.metadata.uid) continue;

@@ -5,14 +5,24 @@
  * ready endpoint, round-robin, from the Service's EndpointSlices (the slice port
  * named as the service port). A backend that refuses is skipped for the next; with
  * no backend the connection is reset, as kube-proxy's REJECT does. One reconciler
- * per Service key opens and closes its listeners as Services and slices change
- * (a failed listen is retried by the runtime); connections in flight keep their
- * backend. Everything closes when the signal aborts.
+ * on a Manager (the node agent's, or one of its own), `for(Service)` and watching
+ * the labelled slices through the shared cache, opens and closes each Service's
+ * listeners as Services and slices change (a failed listen is retried by the
+ * runtime); connections in flight keep their backend. Everything closes when the
+ * Manager stops.
  */
 import { createServer, type Server, type Socket, connect as tcpConnect } from "node:net";
 import type { KubeObject } from "../api/index.js";
-import { type Client, errorText } from "../client/index.js";
-import { Controller, DONE, Informer, objectKey, type Reconciler } from "../runtime/index.js";
+import { type Client, errorText, ignoreNotFound } from "../client/index.js";
+import {
+  type Cache,
+  type Manager,
+  onStop,
+  type Request,
+  requestKey,
+  runOnOwnManager,
+  type TypedReconciler,
+} from "../runtime/index.js";
 
 const SERVICE_NAME_LABEL = "kubernetes.io/service-name";
 
@@ -128,17 +138,41 @@ export function backendsFor(port: ServicePort, slices: EndpointSlice[]): string[
   return [...out].sort();
 }
 
-class ProxyReconciler implements Reconciler {
+const SERVICE = { apiVersion: "v1", kind: "Service" };
+const ENDPOINT_SLICE = { apiVersion: "discovery.k8s.io/v1", kind: "EndpointSlice" };
+/** Only slices that name their Service are of use; the server filters the rest. */
+const SLICES = { scope: { labelSelector: SERVICE_NAME_LABEL } };
+
+/** The Service a slice belongs to, by its label. */
+function serviceOf(slice: KubeObject): Request[] {
+  const name = slice.metadata.labels?.[SERVICE_NAME_LABEL];
+  const namespace = slice.metadata.namespace;
+  return name && namespace ? [{ namespace, name }] : [];
+}
+
+class ProxyReconciler implements TypedReconciler {
   /** Service key → its listeners by address. */
   readonly listeners = new Map<string, Map<string, Listener>>();
+  private cache: Cache | undefined;
+  /** Set when the Manager stops: a listener opened by a reconcile still in flight is closed at once. */
+  private closed = false;
 
-  constructor(
-    private readonly services: Informer,
-    private readonly slices: Informer,
-  ) {}
+  /** Builds the proxy's controller on `manager`: Services and their slices from its shared cache. */
+  register(manager: Manager): void {
+    this.cache = manager.cache;
+    manager
+      .controller("service-proxy")
+      .for(SERVICE)
+      .watches(ENDPOINT_SLICE, serviceOf, SLICES)
+      .complete(this);
+    manager.add(onStop(() => this.closeAll()));
+  }
 
-  async reconcile(_signal: AbortSignal, key: string) {
-    const svc = this.services.get(key) as Service | undefined;
+  async reconcile(req: Request) {
+    const cache = this.cache;
+    if (!cache) throw new Error("service proxy: reconcile before register");
+    const key = requestKey(req);
+    const svc = await ignoreNotFound(cache.get<Service>({ ...SERVICE, ...req }, { noCopy: true }));
     const ip = svc?.spec?.clusterIP;
     const want = new Map<string, ServicePort>();
     if (svc && isIpv4(ip))
@@ -151,13 +185,14 @@ class ProxyReconciler implements Reconciler {
         l.close();
         mine.delete(address);
       }
-    const [namespace, name] = key.split("/");
-    const slices = this.slices
-      .list()
-      .filter(
-        (s) =>
-          s.metadata.namespace === namespace && s.metadata.labels?.[SERVICE_NAME_LABEL] === name,
-      ) as EndpointSlice[];
+    const slices = (
+      await cache.list<EndpointSlice>(ENDPOINT_SLICE, {
+        ...SLICES,
+        namespace: req.namespace ?? "",
+        labelSelector: `${SERVICE_NAME_LABEL}=${req.name}`,
+        noCopy: true,
+      })
+    ).items;
     const failures: string[] = [];
     for (const [address, port] of want) {
       let l = mine.get(address);
@@ -165,69 +200,48 @@ class ProxyReconciler implements Reconciler {
         l = new Listener(address);
         try {
           await l.listen();
-          mine.set(address, l);
         } catch (e) {
           failures.push(`${address}: ${errorText(e)}`);
           continue;
         }
+        if (this.closed) {
+          l.close();
+          continue;
+        }
+        mine.set(address, l);
       }
       l.backends = backendsFor(port, slices);
     }
     if (mine.size === 0) this.listeners.delete(key);
     if (failures.length > 0)
       throw new Error(`service ${key}: cannot listen on ${failures.join("; ")}`);
-    return DONE;
+  }
+
+  addresses(): string[] {
+    return [...this.listeners.values()].flatMap((m) => [...m.keys()]).sort();
   }
 
   closeAll(): void {
+    this.closed = true;
     for (const mine of this.listeners.values()) for (const l of mine.values()) l.close();
     this.listeners.clear();
   }
 }
 
-/** Starts the proxy; it runs until `signal` aborts. */
+/** Runs the proxy on `manager` (the node agent's); its listeners close when the Manager stops. */
+export function registerServiceProxy(manager: Manager): Pick<ServiceProxy, "addresses"> {
+  const reconciler = new ProxyReconciler();
+  reconciler.register(manager);
+  return { addresses: () => reconciler.addresses() };
+}
+
+/** Starts the proxy alone, on a Manager of its own; it runs until `signal` aborts. */
 export function startServiceProxy(
   client: Client,
   signal: AbortSignal,
   opts: ServiceProxyOptions = {},
 ): ServiceProxy {
-  const log = opts.log ?? (() => {});
-  const services = new Informer(client, {
-    apiVersion: "v1",
-    kind: "Service",
-    onError: (e) => log("service proxy: Service informer", e),
-  });
-  const slices = new Informer(client, {
-    apiVersion: "discovery.k8s.io/v1",
-    kind: "EndpointSlice",
-    labelSelector: SERVICE_NAME_LABEL,
-    onError: (e) => log("service proxy: EndpointSlice informer", e),
-  });
-  const reconciler = new ProxyReconciler(services, slices);
-  const controller = new Controller(reconciler, {
-    name: "service-proxy",
-    onError: (key, err) => log(`service proxy ${key}`, err),
-  });
-  const enqueue = (o: KubeObject) => controller.enqueue(objectKey(o));
-  services.addHandlers({ onAdd: enqueue, onUpdate: (_o, n) => enqueue(n), onDelete: enqueue });
-  const sliceChanged = (o: KubeObject) => {
-    const svc = o.metadata.labels?.[SERVICE_NAME_LABEL];
-    if (svc) controller.enqueue(`${o.metadata.namespace}/${svc}`);
-  };
-  slices.addHandlers({
-    onAdd: sliceChanged,
-    onUpdate: (_o, n) => sliceChanged(n),
-    onDelete: sliceChanged,
-  });
-  const done = (async () => {
-    const running = [services.run(signal), slices.run(signal)];
-    const synced = await Promise.all([services.waitForSync(signal), slices.waitForSync(signal)]);
-    if (synced.every(Boolean)) await controller.run(signal);
-    await Promise.all(running);
-    reconciler.closeAll();
-  })();
-  return {
-    done,
-    addresses: () => [...reconciler.listeners.values()].flatMap((m) => [...m.keys()]).sort(),
-  };
+  const reconciler = new ProxyReconciler();
+  const done = runOnOwnManager(client, signal, (m) => reconciler.register(m), { log: opts.log });
+  return { done, addresses: () => reconciler.addresses() };
 }

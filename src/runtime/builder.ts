@@ -4,6 +4,9 @@
  * controlling owner of a child (ownerReference with `controller: true` of the
  * root kind), `watches(type, map)` enqueues what `map` returns for an object.
  * Each source may carry predicates and a scope (which shared informer feeds it).
+ * `watchesRaw(source)` is a source that is no informer (controller-runtime's
+ * `source.Func`): a loop of the caller's, run with the controller, that adds
+ * requests to its queue (the garbage collector's monitors, keyed by uid).
  */
 import type { KubeObject } from "../api/index.js";
 import type { Cache } from "./cache.js";
@@ -47,6 +50,13 @@ export interface EventHandler {
   delete?(obj: KubeObject, queue: RequestQueue): void;
 }
 
+/**
+ * A source that is no shared informer: runs while the controller does (after
+ * its informer sources have synced), adding requests to `queue`, until
+ * `signal` aborts.
+ */
+export type RawSource = (queue: RequestQueue, signal: AbortSignal) => Promise<void>;
+
 /** A source's events as requests; `ownerNamespaced` is known once the Manager has resolved the root kind. */
 type Mapper = (obj: KubeObject, ownerNamespaced: boolean) => Request[];
 
@@ -68,6 +78,8 @@ export interface BuiltController {
   readonly name: string;
   readonly forType: TypeRef | undefined;
   readonly loop: ReconcileLoop;
+  /** Sources that are no informer, run with the loop. */
+  readonly rawSources: readonly RawSource[];
   /** Connects the sources to the shared informers; returns those informers. */
   attach(ownerNamespaced: boolean): CacheEntry[];
 }
@@ -75,6 +87,7 @@ export interface BuiltController {
 export class ControllerBuilder {
   private forType: TypeRef | undefined;
   private readonly sources: Source[] = [];
+  private readonly rawSources: RawSource[] = [];
   private readonly options: Partial<Omit<ReconcileLoopOptions, "name">> = {};
 
   constructor(
@@ -105,6 +118,18 @@ export class ControllerBuilder {
     return this;
   }
 
+  /** A source that is no informer; see `RawSource`. */
+  watchesRaw(source: RawSource): this {
+    this.rawSources.push(source);
+    return this;
+  }
+
+  /** Told about each failed reconcile of this controller (default: the Manager's). */
+  onError(fn: ReconcileLoopOptions["onError"]): this {
+    this.options.onError = fn;
+    return this;
+  }
+
   workers(n: number): this {
     this.options.workers = n;
     return this;
@@ -117,8 +142,10 @@ export class ControllerBuilder {
   }
 
   complete(reconciler: TypedReconciler): BuiltController {
-    if (this.sources.length === 0) {
-      throw new Error(`controller ${this.name}: nothing to watch; call for() or watches()`);
+    if (this.sources.length === 0 && this.rawSources.length === 0) {
+      throw new Error(
+        `controller ${this.name}: nothing to watch; call for(), watches() or watchesRaw()`,
+      );
     }
     const loop = new ReconcileLoop(reconciler, {
       ...this.host.defaults,
@@ -131,6 +158,7 @@ export class ControllerBuilder {
       name: this.name,
       forType: this.forType,
       loop,
+      rawSources: [...this.rawSources],
       attach(ownerNamespaced) {
         return sources.map((s) => {
           const entry = cache.informer(s.type, s.opts.scope);

@@ -10,6 +10,7 @@ import type { KubeList, KubeObject } from "../api/index.js";
 import { NotFoundError, parseLabelSelector } from "../api/index.js";
 import type { Reader, ResourceMapper, Watcher } from "../client/index.js";
 import { CacheEntry, type IndexFunc, type Scope, scopeKey } from "./cache-entry.js";
+import { untilAborted } from "./lifecycle.js";
 import type { CallOptions, ObjectRef, TypeRef } from "./refs.js";
 import { groupOf } from "./refs.js";
 
@@ -85,10 +86,7 @@ export class Cache {
     if (this.signal) throw new Error("cannot start the cache: it is running already");
     this.signal = signal;
     for (const entry of this.entries.values()) this.run(entry, signal);
-    await new Promise<void>((resolve) => {
-      if (signal.aborted) resolve();
-      else signal.addEventListener("abort", () => resolve(), { once: true });
-    });
+    await untilAborted(signal);
     // Informers created while stopping are included: wait until none is left.
     for (let n = 0; n < this.running.length; n = this.running.length) {
       await Promise.all(this.running.slice(n));

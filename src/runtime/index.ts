@@ -5,6 +5,7 @@ export {
   ControllerBuilder,
   type EventHandler,
   type MapFunc,
+  type RawSource,
   type RequestQueue,
   type SourceOptions,
 } from "./builder.js";
@@ -36,11 +37,13 @@ export {
   objectKey,
 } from "./informer.js";
 export { type LeaderElectionOptions, LeaderElector } from "./leader-election.js";
+export { onStop, untilAborted } from "./lifecycle.js";
 export {
   DEFAULT_RECONCILE_DEADLINE_MS,
   Manager,
   type ManagerOptions,
   type Runnable,
+  runOnOwnManager,
 } from "./manager.js";
 export {
   metricsRegistry,

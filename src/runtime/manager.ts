@@ -171,6 +171,26 @@ export class Manager implements BuilderHost {
     if (signal.aborted) return;
     const sources = c.attach(namespaced);
     for (const s of sources) if (!(await s.informer.waitForSync(signal))) return;
-    await c.loop.run(signal);
+    const queue = { add: (req: Request) => c.loop.enqueue(req) };
+    const raw = c.rawSources.map((run) =>
+      run(queue, signal).catch((e) => this.log(`controller ${c.name}: a source failed`, e)),
+    );
+    await Promise.all([c.loop.run(signal), ...raw]);
   }
+}
+
+/**
+ * Runs what `register` puts on a new Manager of its own until `signal` aborts:
+ * a controller (or several) run alone, as a test or a tool runs them, with the
+ * same lifecycle as on a shared Manager. Resolves once all of it has stopped.
+ */
+export function runOnOwnManager(
+  client: Client,
+  signal: AbortSignal,
+  register: (manager: Manager) => void,
+  opts: ManagerOptions = {},
+): Promise<void> {
+  const manager = new Manager(client, opts);
+  register(manager);
+  return manager.start(signal);
 }

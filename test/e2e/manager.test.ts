@@ -2,13 +2,20 @@
  * The Manager against a real in-process apiserver (test/support/envtest.ts):
  * shared informers (one WATCH per kind and scope however many controllers use
  * it), the cache as a Reader with indexes, for/owns/watches mapping and
- * predicates.
+ * predicates, and controllers run alone on a Manager of their own.
  */
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { hasCode } from "../../src/api/errors.js";
 import type { KubeObject } from "../../src/api/types.js";
-import { labelsChanged, type Request, requestKey } from "../../src/runtime/index.js";
+import {
+  labelsChanged,
+  onStop,
+  type Request,
+  requestKey,
+  runOnOwnManager,
+  untilAborted,
+} from "../../src/runtime/index.js";
 import { type Env, startEnv } from "../support/envtest.js";
 import { waitFor } from "../support/hearth-process.js";
 
@@ -210,5 +217,54 @@ describe("Manager", () => {
     await waitFor("the pod watch closed", open(0));
     await manager.cache.list(POD);
     await waitFor("a new pod watch open", open(1));
+  });
+
+  it("runs controllers alone on a Manager of their own, stop hooks included", async () => {
+    const r = recorder();
+    const calls: string[] = [];
+    const stop = new AbortController();
+    const done = runOnOwnManager(env.client, stop.signal, (m) => {
+      assert.notEqual(m, env.manager, "a new Manager");
+      m.controller("alone").for(POD).complete(r.reconciler);
+      m.add(onStop(() => calls.push("stopped")));
+    });
+    try {
+      await env.client.create(pod("p1"));
+      await waitFor("p1 reconciled", () => (r.seen.includes("t/p1") ? true : undefined));
+      // The informer lists before it watches: the reconcile may come first.
+      await waitFor("its one watch open", () =>
+        env.backend.openWatches(PODS_PREFIX) === 1 ? true : undefined,
+      );
+      assert.deepEqual(calls, [], "the stop hook waits for the signal");
+    } finally {
+      stop.abort();
+      await done;
+    }
+    assert.deepEqual(calls, ["stopped"], "the Manager resolves after its stop hooks ran");
+    await waitFor("its watch closed", () =>
+      env.backend.openWatches(PODS_PREFIX) === 0 ? true : undefined,
+    );
+  });
+
+  it("runs a raw source with its controller, feeding requests of its own", async () => {
+    const { manager } = env;
+    const r = recorder();
+    let sourceStopped = false;
+    manager
+      .controller("raw")
+      .watchesRaw(async (queue, signal) => {
+        queue.add({ name: "uid-1" });
+        queue.add({ namespace: "n", name: "x" });
+        await untilAborted(signal);
+        // A source that takes a moment to stop: the Manager must still wait for it.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        sourceStopped = true;
+      })
+      .complete(r.reconciler);
+    env.startManager();
+    await waitFor("both requests reconciled", () => (r.seen.length === 2 ? true : undefined));
+    assert.deepEqual(r.seen.sort(), ["n/x", "uid-1"]);
+    await env.stopManager();
+    assert.ok(sourceStopped, "the Manager waits for its raw sources to stop");
   });
 });

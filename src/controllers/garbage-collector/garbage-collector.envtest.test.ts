@@ -79,7 +79,7 @@ describe("garbage collector (envtest)", () => {
   const settled = async (obj: KubeObject) => {
     const gc = run!.handles;
     await waitFor(`the collector settled on ${obj.metadata.name}`, () =>
-      gc.graph.get(obj.metadata.uid!) && gc.controller.queue.length === 0 ? true : undefined,
+      gc.graph.get(obj.metadata.uid!) && gc.controller?.loop.queue.length === 0 ? true : undefined,
     );
   };
 

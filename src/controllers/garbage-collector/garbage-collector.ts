@@ -5,21 +5,38 @@
  * `foregroundDeletion` finalizer until no `blockOwnerDeletion` dependent remains;
  * an owner deleted with `orphan` has its uid stripped from every dependent before
  * that finalizer goes. Cluster-scoped owners of namespaced dependents work; a
- * namespaced owner in another namespace counts as absent, as in kube. Keys
- * are object uids; every decision is re-derived from the graph and the API.
+ * namespaced owner in another namespace counts as absent, as in kube. It is
+ * a controller on the Manager whose only source is its monitors (a raw source:
+ * one informer per deletable kind, re-discovered); its requests name an object
+ * by uid (`{name: uid}`), since an owner reference names its owner by uid and
+ * a `{namespace, name}` can outlive the object it named. Every decision is
+ * re-derived from the graph and the API.
  */
 import type { KubeObject, OwnerReference } from "../../api/index.js";
 import { type Client, getOptional, ignoreNotFound } from "../../client/index.js";
-import { Controller, DONE, Manager, type Reconciler, type Result } from "../../runtime/index.js";
+import {
+  type BuiltController,
+  DONE,
+  type Manager,
+  type ReconcileResult,
+  type Request,
+  type RequestQueue,
+  requestKey,
+  runOnOwnManager,
+  type TypedReconciler,
+} from "../../runtime/index.js";
 import { FOREGROUND, Graph, type GraphNode, nodeOf, ORPHAN } from "./graph.js";
 import { isCrd, Monitors } from "./monitors.js";
 
 const FIELD_MANAGER = "hearth-garbage-collector";
 
-export class GarbageCollector implements Reconciler {
+/** The GC's request: the object whose uid stands in `name`. */
+const byUid = (uid: string): Request => ({ name: uid });
+
+export class GarbageCollector implements TypedReconciler {
   readonly graph = new Graph();
-  /** Keyed by object uid, which a `{namespace, name}` request cannot carry: the old loop stays. */
-  readonly controller: Controller;
+  /** The built controller, once registered (tests read its queue). */
+  controller: BuiltController | undefined;
 
   constructor(
     private readonly client: Client,
@@ -27,44 +44,42 @@ export class GarbageCollector implements Reconciler {
       onError?(key: string, err: unknown): void;
       resyncDiscoveryMs?: number;
     } = {},
-  ) {
-    this.controller = new Controller(this, {
-      name: "garbage-collector",
-      workers: 2,
-      onError: (k, e) => opts.onError?.(k, e),
-    });
-  }
+  ) {}
 
   /** Runs the collector on `manager`, its monitors on the shared informers. */
   register(manager: Manager): void {
-    const monitors = new Monitors(
+    this.controller = manager
+      .controller("garbage-collector")
+      .workers(2)
+      .onError((_c, req, e) => this.opts.onError?.(requestKey(req), e))
+      .watchesRaw((queue, signal) => this.monitors(manager, queue).run(signal))
+      .complete(this);
+  }
+
+  /** One informer per deletable kind, feeding the graph and `queue`. */
+  private monitors(manager: Manager, queue: RequestQueue): Monitors {
+    const monitors: Monitors = new Monitors(
       this.client,
       manager.cache,
       {
-        onAdd: (o) => this.observe(o, monitors),
-        onUpdate: (_old, o) => this.observe(o, monitors),
-        onDelete: (o) => this.forget(o, monitors),
+        onAdd: (o) => this.observe(o, monitors, queue),
+        onUpdate: (_old, o) => this.observe(o, monitors, queue),
+        onDelete: (o) => this.forget(o, monitors, queue),
       },
       {
         resyncDiscoveryMs: this.opts.resyncDiscoveryMs,
         onError: (e) => this.opts.onError?.("monitors", e),
       },
     );
-    manager.add({
-      start: async (signal) => {
-        await Promise.all([monitors.run(signal), this.controller.run(signal)]);
-      },
-    });
+    return monitors;
   }
 
   /** Runs alone, on a Manager of its own, until `signal` aborts. */
   run(signal: AbortSignal): Promise<void> {
-    const manager = new Manager(this.client);
-    this.register(manager);
-    return manager.start(signal);
+    return runOnOwnManager(this.client, signal, (m) => this.register(m));
   }
 
-  private observe(obj: KubeObject, monitors: Monitors): void {
+  private observe(obj: KubeObject, monitors: Monitors, queue: RequestQueue): void {
     if (isCrd(obj)) monitors.refresh();
     const node = nodeOf(obj);
     if (!node.uid) return;
@@ -74,23 +89,22 @@ export class GarbageCollector implements Reconciler {
       node.finalizers.includes(ORPHAN) ||
       node.finalizers.includes(FOREGROUND)
     )
-      this.controller.enqueue(node.uid);
+      queue.add(byUid(node.uid));
     // An owner waiting in the foreground re-checks when a dependent changes.
-    for (const o of node.owners)
-      if (this.graph.get(o.uid)?.deleting) this.controller.enqueue(o.uid);
+    for (const o of node.owners) if (this.graph.get(o.uid)?.deleting) queue.add(byUid(o.uid));
   }
 
-  private forget(obj: KubeObject, monitors: Monitors): void {
+  private forget(obj: KubeObject, monitors: Monitors, queue: RequestQueue): void {
     if (isCrd(obj)) monitors.refresh();
     const uid = obj.metadata.uid;
     if (!uid) return;
     const node = this.graph.remove(uid);
-    for (const d of this.graph.dependentsOf(uid)) this.controller.enqueue(d.uid);
-    for (const o of node?.owners ?? []) this.controller.enqueue(o.uid);
+    for (const d of this.graph.dependentsOf(uid)) queue.add(byUid(d.uid));
+    for (const o of node?.owners ?? []) queue.add(byUid(o.uid));
   }
 
-  async reconcile(_signal: AbortSignal, uid: string): Promise<Result> {
-    const node = this.graph.get(uid);
+  async reconcile(req: Request): Promise<ReconcileResult> {
+    const node = this.graph.get(req.name);
     if (!node) return DONE;
     if (node.deleting && node.finalizers.includes(ORPHAN)) return this.orphanDependents(node);
     if (node.deleting && node.finalizers.includes(FOREGROUND))
@@ -99,7 +113,7 @@ export class GarbageCollector implements Reconciler {
     return this.collectIfOwnersGone(node);
   }
 
-  private async collectIfOwnersGone(node: GraphNode): Promise<Result> {
+  private async collectIfOwnersGone(node: GraphNode): Promise<ReconcileResult> {
     const solid: OwnerReference[] = [];
     const waiting: OwnerReference[] = [];
     for (const ref of node.owners) {
@@ -147,7 +161,7 @@ export class GarbageCollector implements Reconciler {
     return owner.deleting && owner.finalizers.includes(FOREGROUND) ? "waiting" : "solid";
   }
 
-  private async deleteDependentsFirst(owner: GraphNode): Promise<Result> {
+  private async deleteDependentsFirst(owner: GraphNode): Promise<ReconcileResult> {
     const dependents = this.graph.dependentsOf(owner.uid);
     for (const d of dependents) {
       if (d.deleting) continue;
@@ -163,7 +177,7 @@ export class GarbageCollector implements Reconciler {
     return DONE;
   }
 
-  private async orphanDependents(owner: GraphNode): Promise<Result> {
+  private async orphanDependents(owner: GraphNode): Promise<ReconcileResult> {
     for (const d of this.graph.dependentsOf(owner.uid)) {
       await this.setOwners(
         d,

@@ -10,7 +10,13 @@
  */
 import type { KubeObject } from "../../api/index.js";
 import { type Client, EventRecorder } from "../../client/index.js";
-import { Manager, type Request, type RequestQueue } from "../../runtime/index.js";
+import {
+  type Manager,
+  onStop,
+  type Request,
+  type RequestQueue,
+  runOnOwnManager,
+} from "../../runtime/index.js";
 import { NodeHealth } from "./node-health.js";
 import { NodeMonitor } from "./node-monitor.js";
 import { PodGc } from "./pod-gc.js";
@@ -129,22 +135,12 @@ export class NodeLifecycleController {
         update: (old, p, q) => nodeOf(p, old, q),
       })
       .complete(monitor);
-    manager.add({ start: (signal) => this.flushOnStop(signal) });
+    manager.add(onStop(() => Promise.all([this.nodeEvents.flush(), this.evictionEvents.flush()])));
   }
 
   /** Runs alone, on a Manager of its own, until `signal` aborts. */
   run(signal: AbortSignal): Promise<void> {
-    const manager = new Manager(this.client, { ...(this.opts.log ? { log: this.opts.log } : {}) });
-    this.register(manager);
-    return manager.start(signal);
-  }
-
-  private async flushOnStop(signal: AbortSignal): Promise<void> {
-    await new Promise<void>((resolve) => {
-      if (signal.aborted) resolve();
-      else signal.addEventListener("abort", () => resolve(), { once: true });
-    });
-    await Promise.all([this.nodeEvents.flush(), this.evictionEvents.flush()]);
+    return runOnOwnManager(this.client, signal, (m) => this.register(m), { log: this.opts.log });
   }
 }
 

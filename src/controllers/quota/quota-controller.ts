@@ -19,9 +19,10 @@ import {
   type BuiltController,
   delay,
   type Informer,
-  Manager,
+  type Manager,
   type Request,
   requestOf,
+  runOnOwnManager,
 } from "../../runtime/index.js";
 import { CountedKinds } from "./counted-kinds.js";
 import { QuotaReconciler } from "./quota-reconciler.js";
@@ -76,9 +77,7 @@ export class QuotaController {
 
   /** Runs alone, on a Manager of its own, until `signal` aborts. */
   run(signal: AbortSignal): Promise<void> {
-    const manager = new Manager(this.client, { ...(this.opts.log ? { log: this.opts.log } : {}) });
-    this.register(manager);
-    return manager.start(signal);
+    return runOnOwnManager(this.client, signal, (m) => this.register(m), { log: this.opts.log });
   }
 }
 

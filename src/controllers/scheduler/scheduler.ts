@@ -14,12 +14,14 @@ import { type Client, EventRecorder, ignoreNotFound } from "../../client/index.j
 import {
   type Cache,
   DONE,
-  Manager,
+  type Manager,
   objectKey,
+  onStop,
   type ReconcileResult,
   type Request,
   type RequestQueue,
   requestKey,
+  runOnOwnManager,
   type TypedReconciler,
 } from "../../runtime/index.js";
 import { schedule } from "./fit.js";
@@ -82,22 +84,12 @@ export class Scheduler implements TypedReconciler {
         delete: retryAll,
       })
       .complete(this);
-    manager.add({ start: (signal) => this.flushOnStop(signal) });
+    manager.add(onStop(() => this.events.flush()));
   }
 
   /** Runs the scheduler alone, on a Manager of its own, until `signal` aborts. */
   run(signal: AbortSignal): Promise<void> {
-    const manager = new Manager(this.client, { ...(this.opts.log ? { log: this.opts.log } : {}) });
-    this.register(manager);
-    return manager.start(signal);
-  }
-
-  private async flushOnStop(signal: AbortSignal): Promise<void> {
-    await new Promise<void>((resolve) => {
-      if (signal.aborted) resolve();
-      else signal.addEventListener("abort", () => resolve(), { once: true });
-    });
-    await this.events.flush();
+    return runOnOwnManager(this.client, signal, (m) => this.register(m), { log: this.opts.log });
   }
 
   private podChanged(pod: Pod, old: Pod | undefined, queue: RequestQueue): void {

@@ -9,7 +9,13 @@
 import type { KubeObject } from "../../api/index.js";
 import { labelSelectorFromObject } from "../../api/index.js";
 import type { Client } from "../../client/index.js";
-import { type Informer, Manager, type RequestQueue, requestOf } from "../../runtime/index.js";
+import {
+  type Informer,
+  type Manager,
+  type RequestQueue,
+  requestOf,
+  runOnOwnManager,
+} from "../../runtime/index.js";
 import { EndpointsReconciler } from "./endpoints-controller.js";
 import { MANAGED_BY, MANAGED_BY_LABEL, SERVICE_NAME_LABEL, type Service } from "./types.js";
 
@@ -61,9 +67,7 @@ export class EndpointsController {
 
   /** Runs alone, on a Manager of its own, until `signal` aborts. */
   run(signal: AbortSignal): Promise<void> {
-    const manager = new Manager(this.client, { ...(this.opts.log ? { log: this.opts.log } : {}) });
-    this.register(manager);
-    return manager.start(signal);
+    return runOnOwnManager(this.client, signal, (m) => this.register(m), { log: this.opts.log });
   }
 }
 

@@ -13,11 +13,12 @@ import { type Client, EventRecorder } from "../../client/index.js";
 import {
   delay,
   type EventHandler,
-  Manager,
+  type Manager,
   objectKey,
   type RequestQueue,
   requestFromKey,
   requestOf,
+  runOnOwnManager,
 } from "../../runtime/index.js";
 import { ClaimReconciler } from "./claim-controller.js";
 import { ensureDefaultStorageClass } from "./default-class.js";
@@ -208,7 +209,7 @@ export async function runStorageControllers(
   signal: AbortSignal,
   opts: StorageControllerOptions,
 ): Promise<void> {
-  const manager = new Manager(client, { ...(opts.log ? { log: opts.log } : {}) });
-  registerStorageControllers(manager, client, opts);
-  await manager.start(signal);
+  await runOnOwnManager(client, signal, (m) => registerStorageControllers(m, client, opts), {
+    log: opts.log,
+  });
 }
