@@ -21,7 +21,11 @@ export interface StorageTestEnv {
   env: Env;
   volumesDir: string;
   /** Starts the storage controllers on `client` (default: the env's), stopping any running. */
-  start(opts?: { client?: Client; poolBytes?: bigint }): Promise<RunningManager>;
+  start(opts?: {
+    client?: Client;
+    poolBytes?: bigint;
+    pool?: (dir: string, bytes: bigint) => VolumePool;
+  }): Promise<RunningManager>;
   claim(name: string, ns?: string): Promise<PersistentVolumeClaim | undefined>;
   volume(name: string): Promise<PersistentVolume | undefined>;
   /** The directory of volume `name` exists in the pool. */
@@ -45,12 +49,10 @@ export async function startStorageTest(): Promise<StorageTestEnv> {
     async start(opts = {}) {
       await running?.stop();
       const client = opts.client ?? env.client;
+      const poolBytes = opts.poolBytes ?? 100n * GI;
+      const pool = (opts.pool ?? ((d, b) => new VolumePool(d, b)))(volumesDir, poolBytes);
       running = await runManager(client, (m) =>
-        registerStorageControllers(m, client, {
-          volumesDir,
-          poolBytes: opts.poolBytes ?? 100n * GI,
-          pool: new VolumePool(volumesDir, opts.poolBytes ?? 100n * GI),
-        }),
+        registerStorageControllers(m, client, { volumesDir, poolBytes, pool }),
       );
       return running;
     },
