@@ -173,15 +173,16 @@ describe("ResourceQuota controller", () => {
 
   it("measures again when its status write conflicts with another writer's", async () => {
     let conflicts = 0;
-    // Just before each of the controller's first two status writes, someone else writes the quota.
+    // Just before each of the controller's first two status writes, someone else writes its status.
     const client = hookClient(env.client, async (call) => {
       if (call.method !== "updateStatus" || writtenKind(call) !== "ResourceQuota" || conflicts >= 2)
         return;
       const q = call.args[0] as ResourceQuota;
       conflicts++;
-      await env.client.patch(
+      // A status write (as admission's charge is): no event the controller would react to.
+      await env.client.patchStatus(
         { apiVersion: "v1", kind: "ResourceQuota", name: "q", namespace: q.metadata.namespace },
-        { metadata: { labels: { [`bump-${conflicts}`]: "1" } } },
+        { status: { hard: q.status?.hard, used: { "count/configmaps": `${6 + conflicts}` } } },
         { type: "merge" },
       );
     });
@@ -192,7 +193,7 @@ describe("ResourceQuota controller", () => {
     await start(client);
     const q = await usedIs(ns, { "count/configmaps": "2" });
     assert.equal(conflicts, 2, "both first writes conflicted");
-    assert.equal(q.metadata.labels?.["bump-2"], "1");
+    assert.equal(q.status?.used?.["count/configmaps"], "2", "measured, not the other writer's 8");
   });
 
   it("a Manager restarted after objects went away while it was down measures them afresh", async () => {
