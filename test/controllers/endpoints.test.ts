@@ -126,7 +126,11 @@ describe("endpoints controller", () => {
     const ep = await endpointsAre("web", ["10.0.0.1"], ["10.0.0.2"]);
     assert.deepEqual(ep.subsets?.[0]?.ports, [{ name: "web", port: 8080, protocol: "TCP" }]);
     assert.equal(ep.metadata.ownerReferences?.[0]?.kind, "Service");
-    const [slice, ...more] = await slices("web");
+    // The slice is written after the Endpoints.
+    const [slice, ...more] = await waitFor("web's slice with both pods", async () => {
+      const s = await slices("web");
+      return s[0]?.endpoints.length === 2 ? s : undefined;
+    });
     assert.equal(more.length, 0);
     const ready = Object.fromEntries(
       slice!.endpoints.map((e) => [e.addresses[0], e.conditions?.ready]),
