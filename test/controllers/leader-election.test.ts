@@ -1,0 +1,73 @@
+/**
+ * Leader election of two Managers on one envtest apiserver, on a FakeClock:
+ * only the holder of the Lease runs its controllers; when it stops (without
+ * releasing), the other takes over once the lease has expired, not before,
+ * and counts one transition.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { KubeObject } from "../../src/api/types.js";
+import { FakeClock, type Manager } from "../../src/runtime/index.js";
+import { type RunningManager, read, runManager } from "../support/controller-steps.js";
+import { type Env, startEnv } from "../support/envtest.js";
+import { waitFor } from "../support/hearth-process.js";
+
+const TIMING = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
+
+describe("Manager leader election on a fake clock", () => {
+  let env: Env;
+  const managers: RunningManager[] = [];
+  before(async () => {
+    env = await startEnv();
+  });
+  after(async () => {
+    for (const m of managers) await m.stop();
+    await env.stop();
+  });
+
+  it("runs controllers only on the leader; the other takes over after the lease expires", async () => {
+    const clock = new FakeClock();
+    const seen: Record<string, number> = { a: 0, b: 0 };
+    const candidate = async (identity: string) => {
+      const register = (m: Manager) =>
+        m
+          .controller(`cm-${identity}`)
+          .for({ apiVersion: "v1", kind: "ConfigMap" })
+          .complete({ reconcile: async () => void seen[identity]!++ });
+      const m = await runManager(env.client, register, {
+        leaderElection: { namespace: "kube-system", name: "lock", identity, clock, ...TIMING },
+      });
+      managers.push(m);
+      return m;
+    };
+    const lease = () =>
+      read<KubeObject & { spec?: { holderIdentity?: string; leaseTransitions?: number } }>(
+        env.client,
+        "coordination.k8s.io/v1",
+        "Lease",
+        "lock",
+        "kube-system",
+      );
+    const a = await candidate("a");
+    await waitFor("a leads", async () => (await lease())?.spec?.holderIdentity === "a");
+    await candidate("b");
+    await env.client.create({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "x", namespace: "default" },
+    });
+    await waitFor("a reconciled", () => seen.a! > 0);
+    assert.equal(seen.b, 0, "b does not lead");
+    await a.stop();
+    clock.advance(TIMING.retryPeriodMs);
+    assert.equal((await lease())?.spec?.holderIdentity, "a", "not expired yet");
+    for (let t = 0; t < 10 && (await lease())?.spec?.holderIdentity !== "b"; t++) {
+      clock.advance(TIMING.retryPeriodMs);
+      await new Promise((r) => setImmediate(r));
+      await waitFor("b parked", () => clock.sleeping > 0);
+    }
+    await waitFor("b leads", async () => (await lease())?.spec?.holderIdentity === "b");
+    assert.equal((await lease())?.spec?.leaseTransitions, 1);
+    await waitFor("b reconciled", () => seen.b! > 0);
+  });
+});

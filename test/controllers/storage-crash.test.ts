@@ -1,0 +1,178 @@
+/**
+ * The PV controller cut short, on the envtest tier. The controllers run on a
+ * client that "dies" right after one step of provisioning or binding (the PV
+ * created, its claimRef written, its phase Bound, the claim's volumeName
+ * written, the directory removed on reclaim); a new Manager on the same
+ * apiserver must finish the job: one volume per claim, bound both ways, its
+ * directory present, no provisioning marker left. Also a competing write just
+ * before the claim's bind: the write conflicts, and the retry converges.
+ */
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, it } from "node:test";
+import type { PersistentVolume } from "../../src/api/index.js";
+import { VolumePool } from "../../src/controllers/storage/index.js";
+import {
+  type Call,
+  crashAfter,
+  hookClient,
+  waitForObject,
+  waitGone,
+  writtenKind,
+} from "../support/controller-steps.js";
+import {
+  boundPair,
+  claimManifest,
+  NS,
+  type StorageTestEnv,
+  startStorageTest,
+  volumeManifest,
+} from "./storage-fixtures.js";
+
+const isWrite = (method: string, kind: string) => (c: Call) =>
+  c.method === method && writtenKind(c) === kind;
+
+const naming = (c: Call) =>
+  isWrite("update", "PersistentVolumeClaim")(c) &&
+  !!(c.args[0] as { spec?: { volumeName?: string } }).spec?.volumeName;
+const STATIC_PV = "static-pv";
+
+/**
+ * The binding transaction and provisioning, step by step (see binding.ts): a
+ * pool volume's, and a pre-made (static) volume's, whose claimRef is written too.
+ */
+const STEPS: { step: string; is: (c: Call) => boolean; static?: boolean }[] = [
+  { step: "the PV created", is: isWrite("create", "PersistentVolume") },
+  { step: "the PV's phase written", is: isWrite("updateStatus", "PersistentVolume") },
+  { step: "the claim's volumeName written", is: naming },
+  { step: "the claim's status written", is: isWrite("updateStatus", "PersistentVolumeClaim") },
+  {
+    step: "a static PV's claimRef written",
+    is: isWrite("update", "PersistentVolume"),
+    static: true,
+  },
+  { step: "a static claim's volumeName written", is: naming, static: true },
+];
+
+describe("storage controllers: crash between steps, conflicts", () => {
+  let t: StorageTestEnv;
+  beforeEach(async () => {
+    t = await startStorageTest();
+  });
+  afterEach(() => t.stop());
+
+  async function convergedClaim(name: string, volumeName?: string) {
+    const claim = await waitForObject(
+      `${name} Bound after the restart`,
+      () => t.claim(name),
+      (c) => c.status?.phase === "Bound",
+    );
+    const pvName = volumeName ?? `pvc-${claim.metadata.uid}`;
+    const pv = await waitForObject(
+      "its volume Bound",
+      () => t.volume(pvName),
+      (v) => v.status?.phase === "Bound",
+    );
+    assert.ok(boundPair(claim, pv), "bound both ways");
+    const all = await t.env.client.list<PersistentVolume>({
+      apiVersion: "v1",
+      kind: "PersistentVolume",
+    });
+    assert.deepEqual(
+      all.items.map((v) => v.metadata.name),
+      [pvName],
+      "exactly one volume for the claim",
+    );
+    assert.equal(t.hasDir(pvName), volumeName === undefined, "a pool volume has its directory");
+    assert.equal(existsSync(join(t.volumesDir, `.${pvName}.provisioning`)), false);
+    return { claim, pv };
+  }
+
+  for (const { step, is, static: isStatic } of STEPS) {
+    it(`a restart after ${step} finishes ${isStatic ? "binding" : "provisioning and binding"}`, async () => {
+      if (isStatic) await t.env.client.create(volumeManifest(STATIC_PV, { storage: "2Gi" }));
+      const { client, crashed } = crashAfter(t.env.client, is);
+      await t.start({ client });
+      await t.env.client.create(
+        claimManifest("c", isStatic ? { className: "manual" } : { className: null }),
+      );
+      await crashed;
+      await t.start(); // stops the crashed Manager first
+      await convergedClaim("c", isStatic ? STATIC_PV : undefined);
+    });
+  }
+
+  it("a restart after the claim's default class was assigned provisions once", async () => {
+    const { client, crashed } = crashAfter(
+      t.env.client,
+      isWrite("update", "PersistentVolumeClaim"),
+    );
+    await t.start({ client });
+    await t.env.client.create(claimManifest("d", { className: null }));
+    await crashed;
+    const after = await t.claim("d");
+    assert.equal(after?.spec?.storageClassName, "local-path", "the first write landed");
+    assert.equal(after?.spec?.volumeName, undefined, "and nothing after it");
+    await t.start();
+    await convergedClaim("d");
+  });
+
+  it("a restart after the directory was removed on reclaim deletes the PV", async () => {
+    let dead = false;
+    class CrashingPool extends VolumePool {
+      override async remove(name: string): Promise<void> {
+        await super.remove(name);
+        dead = true; // the process dies right after the directory went
+      }
+    }
+    const client = hookClient(t.env.client, () => {
+      if (dead) throw new Error("crashed: the process is gone");
+    });
+    await t.start({ client, pool: (d, b) => new CrashingPool(d, b) });
+    await t.env.client.create(claimManifest("r"));
+    const { pv } = await convergedClaim("r");
+    const pvName = pv.metadata.name!;
+    await t.env.client.delete({
+      apiVersion: "v1",
+      kind: "PersistentVolumeClaim",
+      namespace: NS,
+      name: "r",
+    });
+    await waitForObject(
+      "the directory removed",
+      async () => (t.hasDir(pvName) ? undefined : pv),
+      () => dead,
+    );
+    assert.ok(await t.volume(pvName), "the PV outlived the crash");
+    await t.start();
+    await waitGone("the PV after the restart", () => t.volume(pvName));
+  });
+
+  it("a write that conflicts with the claim's bind is retried until bound", async () => {
+    let competed = 0;
+    const client = hookClient(t.env.client, async (call) => {
+      if (!isWrite("update", "PersistentVolumeClaim")(call) || competed >= 2) return;
+      const claim = call.args[0] as { metadata: { name: string } };
+      if (!("volumeName" in ((call.args[0] as { spec?: object }).spec ?? {}))) return;
+      competed++;
+      // Someone else writes the claim first: the controller's write carries a stale revision.
+      await t.env.client.patch(
+        {
+          apiVersion: "v1",
+          kind: "PersistentVolumeClaim",
+          namespace: NS,
+          name: claim.metadata.name,
+        },
+        { metadata: { labels: { [`other-${competed}`]: "yes" } } },
+        { type: "merge" },
+      );
+    });
+    await t.start({ client });
+    await t.env.client.create(claimManifest("raced"));
+    const { claim } = await convergedClaim("raced");
+    assert.equal(competed, 2, "two bind attempts conflicted");
+    assert.equal(claim.metadata.labels?.["other-1"], "yes", "the other writer's change is kept");
+    assert.equal(claim.metadata.labels?.["other-2"], "yes");
+  });
+});
