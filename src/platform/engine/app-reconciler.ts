@@ -20,14 +20,17 @@ import type { KubeObject } from "../../api/index.js";
 import { errorText, getOptional } from "../../client/index.js";
 import {
   DONE,
-  type Reconciler,
+  type ReconcileContext,
+  type Request,
   type Result,
   removeCondition,
   sameConditions,
   setCondition,
+  type TypedReconciler,
 } from "../../runtime/index.js";
 import { conditionsOf, installedConditions } from "./app-status.js";
 import { deleteChild } from "./child-deletion.js";
+import { allWatched } from "./child-kinds.js";
 import { readContext } from "./context.js";
 import type { EngineContext } from "./engine-context.js";
 import { runHook } from "./hook-runner.js";
@@ -61,11 +64,13 @@ export const FIELD_MANAGER = "hearth-apps";
 export const UNINSTALL_FINALIZER = "apps.cozystack.io/uninstall";
 /** Consecutive failures after which an app shows `Stalled`. */
 export const STALL_AFTER = 5;
+/**
+ * How soon to ask a waiting hook again (hooks are not event-driven), and to
+ * look again at a child of a kind the module does not declare (no event tells of it).
+ */
 const WAIT_MS = 500;
-const RESYNC_MS = 60_000;
 
-export class AppReconciler implements Reconciler {
-  private readonly failures = new Map<string, number>();
+export class AppReconciler implements TypedReconciler {
   private readonly kind: string;
 
   constructor(
@@ -75,22 +80,22 @@ export class AppReconciler implements Reconciler {
     this.kind = module.definition.spec.application.kind;
   }
 
-  async reconcile(signal: AbortSignal, key: string): Promise<Result> {
-    const [namespace, name] = key.split("/") as [string, string];
-    const app = await this.get(namespace, name);
-    if (!app) {
-      this.failures.delete(key);
-      return DONE;
-    }
+  /**
+   * The app is read live, not from the cache: its resourceVersion guards every
+   * write below, and a stale copy without its deletionTimestamp would re-apply
+   * the children of an app being deleted.
+   */
+  async reconcile(req: Request, { signal, retries }: ReconcileContext): Promise<Result> {
+    const app = await this.get(req.namespace!, req.name);
+    if (!app) return DONE;
     try {
-      const result = app.metadata.deletionTimestamp
+      return app.metadata.deletionTimestamp
         ? await this.uninstall(app, signal)
         : await this.install(app);
-      this.failures.delete(key);
-      return result;
     } catch (err) {
       if (signal.aborted) throw err;
-      await this.reportFailure(key, app, err);
+      // The runtime counts the failures in a row and backs off; this one is the next.
+      await this.reportFailure(app, err, retries + 1);
       throw err;
     }
   }
@@ -138,9 +143,10 @@ export class AppReconciler implements Reconciler {
     const current = (app.status ?? {}) as Record<string, unknown>;
     if (Object.entries(status).some(([k, v]) => JSON.stringify(current[k]) !== JSON.stringify(v)))
       await this.writeStatus(app, status);
-    // No watch on children tells of a pruned one going: look again soon.
+    // The children's events wake this app (its readiness, a pruned child going,
+    // a child changed or removed out of band); only undeclared kinds need a timer.
     const settled = report.ready && pruning.length === 0;
-    return { requeueAfter: settled ? RESYNC_MS : WAIT_MS * 4 };
+    return settled || allWatched(this.module, children) ? DONE : { requeueAfter: WAIT_MS * 4 };
   }
 
   /** The module's children, labelled, each checked to lie inside the app's scope. */
@@ -245,6 +251,8 @@ export class AppReconciler implements Reconciler {
           app,
           "DeletingChildren",
           `waiting for ${left.length} objects to be deleted: ${left.slice(0, 5).map(describeEntry).join(", ")}`,
+          // Woken by each child's delete event.
+          allWatched(this.module, left),
         );
     }
 
@@ -283,7 +291,12 @@ export class AppReconciler implements Reconciler {
     return this.module.scope ? this.module.scope(app) : defaultScope(app);
   }
 
-  private async waiting(app: App, reason: string, message: string): Promise<Result> {
+  private async waiting(
+    app: App,
+    reason: string,
+    message: string,
+    eventDriven = false,
+  ): Promise<Result> {
     // Progress again: an earlier Stalled no longer holds.
     const conditions = setCondition(removeCondition(conditionsOf(app), "Stalled"), {
       type: "Ready",
@@ -292,14 +305,12 @@ export class AppReconciler implements Reconciler {
       message,
     });
     if (!sameConditions(conditions, conditionsOf(app))) await this.writeStatus(app, { conditions });
-    return { requeueAfter: WAIT_MS };
+    return eventDriven ? DONE : { requeueAfter: WAIT_MS };
   }
 
   // ---- status -----------------------------------------------------------
 
-  private async reportFailure(key: string, app: App, err: unknown): Promise<void> {
-    const count = (this.failures.get(key) ?? 0) + 1;
-    this.failures.set(key, count);
+  private async reportFailure(app: App, err: unknown, count: number): Promise<void> {
     const reason = err instanceof StepError ? err.reason : "ReconcileFailed";
     const message = errorText(err);
     this.engine.events.event(app, "Warning", reason, message);

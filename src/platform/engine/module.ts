@@ -1,12 +1,12 @@
 /**
- * What an app is to the engine: `{ definition, render, hooks?, status? }`.
+ * What an app is to the engine: `{ definition, render, childKinds?, hooks?, status? }`.
  * `render` is a pure function of the app object and its tenant context that
  * returns the children to apply; hooks run around uninstall with a client
  * limited to what they declare; `status` reads the children back into
  * conditions. One module per app, one folder per module under `platform/apps/`.
  */
 import type { KubeObject } from "../../api/index.js";
-import type { Client } from "../../client/index.js";
+import type { Client, TypeRef } from "../../client/index.js";
 import type { Condition } from "../../runtime/index.js";
 import type { ApplicationDefinition } from "../definitions.js";
 
@@ -112,6 +112,13 @@ export interface AppModule {
   /** The version reported in `status.version`. */
   version: string;
   render(app: App, context: TenantContext): KubeObject[];
+  /**
+   * Every kind `render` may return. The engine watches these (only the
+   * objects it labelled) and looks at an app again when one of its children
+   * changes or goes, so nothing is polled; a child of an undeclared kind is
+   * looked at again on a timer instead.
+   */
+  childKinds?: readonly TypeRef[];
   /**
    * Where `render` puts children; default: the app's own namespace and no
    * cluster-scoped object. A pure function of the app's namespace and name.

@@ -14,7 +14,7 @@ import type { AppModule } from "../../engine/module.js";
 import { etcdSpecErrors } from "./admission.js";
 import { CLEANUP_PERMISSIONS, postDelete } from "./cleanup.js";
 import { dataStoreName } from "./naming.js";
-import { renderEtcd } from "./render.js";
+import { ETCD_CHILD_KINDS, renderEtcd } from "./render.js";
 import { etcdStatus } from "./status.js";
 
 export { etcdSpecErrors } from "./admission.js";
@@ -26,6 +26,7 @@ export function etcdModule(definition: ApplicationDefinition): AppModule {
     definition,
     version: "0.1.0",
     render: (app) => renderEtcd(app),
+    childKinds: ETCD_CHILD_KINDS,
     // The app's namespace, and the one DataStore tenant control planes find it by.
     scope: (app) => ({
       namespaces: [app.metadata.namespace!],

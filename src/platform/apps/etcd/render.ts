@@ -167,6 +167,13 @@ function defragCronJob(app: App, spec: EtcdAppSpec): KubeObject {
   };
 }
 
+/** The kinds `renderEtcd` returns, whose events wake the app. */
+export const ETCD_CHILD_KINDS = [
+  { apiVersion: ETCD_API_VERSION, kind: "EtcdCluster" },
+  { apiVersion: DATASTORE_API_VERSION, kind: "DataStore" },
+  { apiVersion: "batch/v1", kind: "CronJob" },
+];
+
 export function renderEtcd(app: App): KubeObject[] {
   const spec = (app.spec ?? {}) as EtcdAppSpec;
   return [etcdCluster(app, spec), dataStore(app), defragCronJob(app, spec)];
