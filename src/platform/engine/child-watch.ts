@@ -13,6 +13,7 @@ import type { KubeObject } from "../../api/index.js";
 import {
   type Cache,
   type ControllerBuilder,
+  type Predicate,
   type Request,
   requestOf,
   type Scope,
@@ -32,6 +33,13 @@ export const CHILD_SCOPE: Scope = { labelSelector: `${LABEL_APP_GROUP}=${APPS_GR
 /** The index of an app kind's cache by the apps' uids. */
 export const APP_UID_INDEX = "apps.cozystack.io/uid";
 const SECRET: TypeRef = { apiVersion: "v1", kind: "Secret" };
+/**
+ * A child's creation tells its app nothing: the engine created it, in the pass
+ * that reads it back right after; after a restart the app's own events start
+ * every app anyway. Without this, each of a new Tenant's eight children would
+ * wake it once more while it is being created.
+ */
+const notCreated: Predicate = { create: () => false };
 
 /** Adds a source per child kind of `module` (and the values Secret) to `builder`, whose root is `app`. */
 export function watchChildren(
@@ -61,6 +69,7 @@ export function watchChildren(
       .filter((a) => a.metadata.namespace === ns)
       .map(requestOf);
   };
-  for (const kind of module.childKinds ?? []) builder.watches(kind, appOf, { scope: CHILD_SCOPE });
+  for (const kind of module.childKinds ?? [])
+    builder.watches(kind, appOf, { scope: CHILD_SCOPE, predicates: [notCreated] });
   return builder.watches(SECRET, appsRenderingWith, { scope: CHILD_SCOPE });
 }
