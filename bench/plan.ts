@@ -91,8 +91,8 @@ const FULL: Plan = {
   idleTenants: {
     counts: [0, 100, 1000],
     settleMs: 10_000,
-    // The apps engine looks at every Ready app again each 60 s: a shorter window
-    // just after a burst of creates would miss those looks altogether.
+    // Long enough to see any periodic look (the apps engine resynced every Ready
+    // app each 60 s before it was event-driven); the "before" runs used 60 s too.
     windowMs: 60_000,
     concurrency: 8,
     readyDeadlineMs: 3_600_000,

@@ -9,10 +9,12 @@
  *   start (the root Tenant, which needs the engine to serve Tenants);
  * - `apps`: app modules the engine serves, each on its ApplicationDefinition;
  * - `admission`: checks on an app kind's spec, run in the apiserver's chain;
- * - `controllers`: long-running loops (operators), stopped by the signal.
+ * - `controllers`: controllers (operators) each registers on the platform's
+ *   one Manager, whose shared cache and lifecycle they run on.
  */
 import type { FieldError, KubeObject } from "../api/index.js";
-import type { Client, Reader } from "../client/index.js";
+import type { Reader } from "../client/index.js";
+import type { Manager } from "../runtime/index.js";
 import type { ApplicationDefinition } from "./definitions.js";
 import type { AppModule } from "./engine/module.js";
 
@@ -62,10 +64,14 @@ export interface ControllerOptions {
   log(msg: string, err?: unknown): void;
 }
 
-/** A long-running loop of a component; resolves once `signal` aborted and it stopped. */
+/**
+ * A controller of a component: `register` builds its controllers
+ * (`manager.controller(name).for(..).owns(..)`) and runnables
+ * (`manager.add`) on the platform's Manager, which starts and stops them.
+ */
 export interface ComponentController {
   name: string;
-  run(client: Client, signal: AbortSignal, opts: ControllerOptions): Promise<void>;
+  register(manager: Manager, opts: ControllerOptions): void;
 }
 
 export interface Component {

@@ -1,9 +1,11 @@
 /**
  * `runPlatform`: a loop over the list of components — install their CRDs and
- * bootstrap objects, run the apps engine on their app modules and each of
- * their controllers, then apply their seeds — until the signal aborts.
+ * bootstrap objects, register the apps engine (on their app modules) and each
+ * of their controllers on the platform's one Manager, start it, then apply
+ * their seeds — until the signal aborts.
  */
-import type { Client } from "../client/index.js";
+import { type Client, isNotFound } from "../client/index.js";
+import { Manager } from "../runtime/index.js";
 import { appModules, assemble } from "./assemble.js";
 import { applySeeds, bootstrapPlatform } from "./bootstrap.js";
 import type { Component } from "./component.js";
@@ -22,6 +24,9 @@ export interface PlatformOptions {
   onReady?(): void;
 }
 
+/** App kinds are served only once their definition is reconciled: ask discovery again soon. */
+const RESOLVE_RETRY_MS = 500;
+
 /** Bootstraps the API, then runs the engine and the controllers until `signal` aborts. */
 export async function runPlatform(
   client: Client,
@@ -31,15 +36,20 @@ export async function runPlatform(
   const platform = assemble(opts.components ?? COMPONENTS, opts.definitions);
   const log = opts.log ?? (() => {});
   await bootstrapPlatform(client, platform, signal);
-  const engine = new AppsEngine(client, appModules(platform.components, platform.ctx), {
+  const manager = new Manager(client, {
+    // An app kind not served yet (its definition is being reconciled) is retried, not news.
+    log: (msg, err) => {
+      if (!(msg.endsWith(" informer") && isNotFound(err))) log(msg, err);
+    },
+    resolveRetryMs: RESOLVE_RETRY_MS,
+  });
+  new AppsEngine(appModules(platform.components, platform.ctx), {
     ...(opts.cluster ? { cluster: opts.cluster } : {}),
     log,
-  });
-  const controllers = platform.components.flatMap((c) => c.controllers ?? []);
-  const running = Promise.all([
-    engine.run(signal),
-    ...controllers.map((c) => c.run(client, signal, { log })),
-  ]);
+  }).register(manager);
+  for (const c of platform.components.flatMap((c) => c.controllers ?? []))
+    c.register(manager, { log });
+  const running = manager.start(signal);
   await applySeeds(client, platform, signal);
   opts.onReady?.();
   await running;

@@ -34,12 +34,13 @@ export interface ManagerOptions {
   /** Default workers per controller (1). */
   workers?: number;
   leaderElection?: LeaderElectionOptions;
+  /** How long to wait before asking discovery again about a root kind it does not serve yet (2 s). */
+  resolveRetryMs?: number;
   /** Told about each failed reconcile (default: logged). */
   onReconcileError?(controller: string, req: Request, err: unknown, retry: boolean): void;
 }
 
 export const DEFAULT_RECONCILE_DEADLINE_MS = 60_000;
-/** How long to wait before asking discovery again about a root kind it does not serve yet. */
 const RESOLVE_RETRY_MS = 2_000;
 
 export class Manager implements BuilderHost {
@@ -165,7 +166,7 @@ export class Manager implements BuilderHost {
         break;
       } catch (e) {
         this.log(`controller ${c.name}: cannot resolve ${c.forType.kind}`, e);
-        await delay(RESOLVE_RETRY_MS, signal);
+        await delay(this.opts.resolveRetryMs ?? RESOLVE_RETRY_MS, signal);
       }
     }
     if (signal.aborted) return;

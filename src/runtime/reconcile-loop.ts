@@ -21,6 +21,11 @@ export interface ReconcileResult {
 export interface ReconcileContext {
   /** Aborts when the Manager stops or this reconcile passes its deadline. */
   signal: AbortSignal;
+  /**
+   * How many reconciles of this request in a row failed (or asked to be
+   * requeued with back-off) before this one; 0 after a success.
+   */
+  retries: number;
 }
 
 export interface TypedReconciler {
@@ -98,7 +103,8 @@ export class ReconcileLoop {
       this.opts.deadlineMs,
     );
     try {
-      const result = (await this.reconciler.reconcile(req, { signal: ctx.signal })) ?? {};
+      const retries = this.queue.failureCount(key);
+      const result = (await this.reconciler.reconcile(req, { signal: ctx.signal, retries })) ?? {};
       if (result.requeue) {
         this.queue.addRateLimited(key);
       } else {

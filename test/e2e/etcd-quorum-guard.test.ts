@@ -158,7 +158,7 @@ describe("the etcd member finalizer's quorum guard on a real 3-member etcd", () 
         events.push({ type, reason, message }),
     } as unknown as EventRecorder;
     const reconciler = new MemberReconciler(standInClient, recorder);
-    const reconcile = () => reconciler.reconcile(new AbortController().signal, `${NS}/etcd-1`);
+    const reconcile = () => reconciler.reconcile({ namespace: NS, name: "etcd-1" });
 
     await members[2]!.kill();
     const why = "cannot remove member etcd-1 from etcd: 1 of the 2 remaining voters do not answer";

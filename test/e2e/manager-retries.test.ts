@@ -117,6 +117,27 @@ describe("Manager reconcile loop", () => {
     assert.equal(failures[0]!.retry, false);
   });
 
+  it("tells a reconcile how many attempts in a row failed before it", async () => {
+    const { env } = await start({ backoff: { baseMs: 1, maxMs: 1 } });
+    const retries: number[] = [];
+    env.manager
+      .controller("counting")
+      .for(CONFIG_MAP)
+      .complete({
+        reconcile: async (_req, ctx: ReconcileContext) => {
+          retries.push(ctx.retries);
+          // Three failures, a success, then (on the change) one failure and a success.
+          if (retries.length <= 3 || retries.length === 5) throw new Error("not yet");
+        },
+      });
+    env.startManager();
+    const created = await env.client.create<KubeObject>(configMap("x"));
+    await waitFor("the first success", () => (retries.length === 4 ? true : undefined));
+    await env.client.update({ ...created, data: { k: "v" } });
+    await waitFor("the second success", () => (retries.length === 6 ? true : undefined));
+    assert.deepEqual(retries, [0, 1, 2, 3, 0, 1], "a success resets the count");
+  });
+
   it("requeues after requeueAfter and on requeue", async () => {
     const { env } = await start({ backoff: { baseMs: 10, maxMs: 10 } });
     const times: number[] = [];

@@ -71,7 +71,8 @@ describe("teardown and install waves", () => {
       appKinds: () => ["Gadget"],
       clock,
     });
-    return (name: string) => r.reconcile(new AbortController().signal, `${NS}/${name}`);
+    return (name: string) =>
+      r.reconcile({ namespace: NS, name }, { signal: new AbortController().signal, retries: 0 });
   };
   const get = (kind: string, name: string, apiVersion = "v1") =>
     getOptional(env.client, { apiVersion, kind, name, namespace: NS });

@@ -4,6 +4,7 @@
  * removes an object being deleted once its last finalizer is gone.
  */
 
+import { isDeepStrictEqual } from "node:util";
 import type { KubeObject } from "../../api/index.js";
 import {
   ConflictError,
@@ -93,7 +94,10 @@ export async function handleUpdate(ctx: RequestContext): Promise<void> {
 
 /**
  * Stores `next` over `old` (at old's revision). An object that is being deleted and
- * has no finalizers left is removed instead; watchers then see DELETED.
+ * has no finalizers left is removed instead; watchers then see DELETED. An update
+ * that changes nothing but the times in managedFields (a repeated apply) is not
+ * stored, as kube's storage skips a no-op write: the resourceVersion stays and no
+ * watcher hears of it, so a controller that re-applies what it owns wakes no one.
  */
 export async function persistUpdate(
   ctx: RequestContext,
@@ -111,5 +115,13 @@ export async function persistUpdate(
     const updated = await ctx.server.store.update(ctx.type, next, revision);
     return ctx.server.store.remove(ctx.type, updated, Number(updated.metadata.resourceVersion));
   }
+  if (isDeepStrictEqual(withoutTimes(next), withoutTimes(old))) return old;
   return ctx.server.store.update(ctx.type, next, revision);
+}
+
+/** The object without what a no-op write would change: its revision and managedFields' times. */
+function withoutTimes(obj: KubeObject): KubeObject {
+  const { resourceVersion: _r, managedFields, ...metadata } = obj.metadata;
+  const fields = managedFields?.map(({ time: _t, ...entry }) => entry);
+  return { ...obj, metadata: { ...metadata, ...(fields ? { managedFields: fields } : {}) } };
 }

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { AppReconciler } from "./app-reconciler.js";
-import { definition, entry, KEY, setUp, verbs } from "./fixtures.js";
+import { definition, entry, REQUEST, setUp, verbs } from "./fixtures.js";
 import {
   type App,
   type InventoryEntry,
@@ -138,7 +138,7 @@ describe("AppReconciler: acts only on its own children, whatever the status says
       appKinds: () => ["Widget"],
     });
     await assert.rejects(
-      reconciler.reconcile(new AbortController().signal, KEY),
+      reconciler.reconcile(REQUEST, { signal: new AbortController().signal, retries: 0 }),
       /cannot render: ConfigMap other\/x: it is outside the app's namespaces \(ns1\)/,
     );
     assert.deepEqual(verbs(t.store.calls, "apply"), []);

@@ -22,14 +22,17 @@ import type { KubeObject } from "../../api/index.js";
 import { errorText, getOptional } from "../../client/index.js";
 import {
   DONE,
-  type Reconciler,
+  type ReconcileContext,
+  type Request,
   type Result,
   removeCondition,
   sameConditions,
   setCondition,
+  type TypedReconciler,
 } from "../../runtime/index.js";
 import { conditionsOf, installedConditions } from "./app-status.js";
 import { deleteChild } from "./child-deletion.js";
+import { allWatched } from "./child-kinds.js";
 import { readContext } from "./context.js";
 import type { EngineContext } from "./engine-context.js";
 import { applyInWaves, placed } from "./install-waves.js";
@@ -67,11 +70,13 @@ export const FIELD_MANAGER = "hearth-apps";
 export const UNINSTALL_FINALIZER = "apps.cozystack.io/uninstall";
 /** Consecutive failures after which an app shows `Stalled`. */
 export const STALL_AFTER = 5;
+/**
+ * How soon to ask a waiting hook again (hooks are not event-driven), and to
+ * look again at a child of a kind the module does not declare (no event tells of it).
+ */
 const WAIT_MS = 500;
-const RESYNC_MS = 60_000;
 
-export class AppReconciler implements Reconciler {
-  private readonly failures = new Map<string, number>();
+export class AppReconciler implements TypedReconciler {
   private readonly kind: string;
   private readonly plan: PlannedWave[];
 
@@ -86,22 +91,22 @@ export class AppReconciler implements Reconciler {
     this.plan = teardownPlan(module);
   }
 
-  async reconcile(signal: AbortSignal, key: string): Promise<Result> {
-    const [namespace, name] = key.split("/") as [string, string];
-    const app = await this.get(namespace, name);
-    if (!app) {
-      this.failures.delete(key);
-      return DONE;
-    }
+  /**
+   * The app is read live, not from the cache: its resourceVersion guards every
+   * write below, and a stale copy without its deletionTimestamp would re-apply
+   * the children of an app being deleted.
+   */
+  async reconcile(req: Request, { signal, retries }: ReconcileContext): Promise<Result> {
+    const app = await this.get(req.namespace!, req.name);
+    if (!app) return DONE;
     try {
-      const result = app.metadata.deletionTimestamp
+      return app.metadata.deletionTimestamp
         ? await this.uninstall(app, signal)
         : await this.install(app);
-      this.failures.delete(key);
-      return result;
     } catch (err) {
       if (signal.aborted) throw err;
-      await this.reportFailure(key, app, err);
+      // The runtime counts the failures in a row and backs off; this one is the next.
+      await this.reportFailure(app, err, retries + 1);
       throw err;
     }
   }
@@ -169,11 +174,12 @@ export class AppReconciler implements Reconciler {
     const current = (app.status ?? {}) as Record<string, unknown>;
     if (Object.entries(status).some(([k, v]) => JSON.stringify(current[k]) !== JSON.stringify(v)))
       await this.writeStatus(app, status);
-    // No watch on children tells of a pruned one going, or of a monitor's
-    // report: look again soon.
+    // The children's events wake this app (its readiness, a monitor's report,
+    // a pruned child going, a child changed or removed out of band); only
+    // children of undeclared kinds need a timer.
     const settled =
       report.ready && pruning.length === 0 && (workloads?.status ?? "True") === "True";
-    return { requeueAfter: settled ? RESYNC_MS : WAIT_MS * 4 };
+    return settled || allWatched(this.module, children) ? DONE : { requeueAfter: WAIT_MS * 4 };
   }
 
   /** What the module reads of live state before render. */
@@ -283,7 +289,19 @@ export class AppReconciler implements Reconciler {
       },
       app,
     );
-    if (!outcome.done) return this.waiting(outcome.app, outcome.reason, outcome.message);
+    if (!outcome.done) {
+      // Waiting only for children of watched kinds to go: their delete events
+      // wake the app, and the wave's deadline is the one timer. Hooks and
+      // waits of the module's own are asked again soon.
+      const eventDriven =
+        outcome.children !== undefined && allWatched(this.module, outcome.children);
+      return this.waiting(
+        outcome.app,
+        outcome.reason,
+        outcome.message,
+        eventDriven ? Math.max(outcome.deadlineInMs, 1) : WAIT_MS,
+      );
+    }
     await this.setFinalizers(
       outcome.app,
       (outcome.app.metadata.finalizers ?? []).filter((f) => f !== UNINSTALL_FINALIZER),
@@ -309,7 +327,12 @@ export class AppReconciler implements Reconciler {
     return this.module.scope ? this.module.scope(app) : defaultScope(app);
   }
 
-  private async waiting(app: App, reason: string, message: string): Promise<Result> {
+  private async waiting(
+    app: App,
+    reason: string,
+    message: string,
+    requeueAfter = WAIT_MS,
+  ): Promise<Result> {
     // Progress again: an earlier Stalled no longer holds.
     const conditions = setCondition(removeCondition(conditionsOf(app), "Stalled"), {
       type: "Ready",
@@ -318,14 +341,12 @@ export class AppReconciler implements Reconciler {
       message,
     });
     if (!sameConditions(conditions, conditionsOf(app))) await this.writeStatus(app, { conditions });
-    return { requeueAfter: WAIT_MS };
+    return { requeueAfter };
   }
 
   // ---- status -----------------------------------------------------------
 
-  private async reportFailure(key: string, app: App, err: unknown): Promise<void> {
-    const count = (this.failures.get(key) ?? 0) + 1;
-    this.failures.set(key, count);
+  private async reportFailure(app: App, err: unknown, count: number): Promise<void> {
     const reason = err instanceof StepError ? err.reason : "ReconcileFailed";
     const message = errorText(err);
     this.engine.events.event(app, "Warning", reason, message);

@@ -204,7 +204,7 @@ export const definition: ApplicationDefinition = {
   },
 };
 
-export const KEY = "ns1/w";
+export const REQUEST = { namespace: "ns1", name: "w" };
 
 export interface SetUpOptions {
   hooks?: AppHooks;
@@ -226,6 +226,7 @@ export function setUp(opts: SetUpOptions = {}) {
   const module: AppModule = {
     definition,
     version: "1.2.3",
+    childKinds: [{ apiVersion: "v1", kind: "ConfigMap" }],
     render: (app) =>
       parts.names.map((part) => ({
         apiVersion: "v1",
@@ -249,11 +250,23 @@ export function setUp(opts: SetUpOptions = {}) {
     appKinds: () => ["Widget"],
   });
   const signal = new AbortController().signal;
+  // As the runtime does: the failures in a row before this reconcile, reset by a success.
+  let retries = 0;
+  const reconcile = async () => {
+    try {
+      const result = await reconciler.reconcile(REQUEST, { signal, retries });
+      retries = 0;
+      return result;
+    } catch (e) {
+      retries++;
+      throw e;
+    }
+  };
   return {
     store,
     parts,
     events,
-    reconcile: () => reconciler.reconcile(signal, KEY),
+    reconcile,
     app: () => store.find(APPS_API_VERSION, "Widget", "w", "ns1") as App | undefined,
     child: (part: string) => store.find("v1", "ConfigMap", `w-${part}`, "ns1"),
     /** Deletes the app as a user would: it stays, marked, while the finalizer holds it. */

@@ -7,11 +7,12 @@
  * children, optionally placed in install waves; `teardown` declares the
  * uninstall's waves (what to delete, what to wait for, a deadline, the residue
  * to report), hooks being the short form of a first and a last wave; `status`
- * reads the children back into conditions. One module per app, one folder per
+ * reads the children back into conditions; `childKinds` names the kinds
+ * render returns, whose events wake the app (nothing is polled). One module per app, one folder per
  * module under `platform/apps/`.
  */
 import type { KubeObject } from "../../api/index.js";
-import type { Client, Reader } from "../../client/index.js";
+import type { Client, Reader, TypeRef } from "../../client/index.js";
 import type { Condition } from "../../runtime/index.js";
 import type { ApplicationDefinition } from "../definitions.js";
 
@@ -206,6 +207,13 @@ export interface AppModule<Spec = Record<string, unknown>, Observed = unknown> {
    * (default: at once). Asked only when a later wave exists.
    */
   waveReady?(app: App<Spec>, wave: number, reader: Reader): Promise<HookResult>;
+  /**
+   * Every kind `render` may return. The engine watches these (only the
+   * objects it labelled) and looks at an app again when one of its children
+   * changes or goes, so nothing is polled; a child of an undeclared kind is
+   * looked at again on a timer instead.
+   */
+  childKinds?: readonly TypeRef[];
   /**
    * Where `render` puts children; default: the app's own namespace and no
    * cluster-scoped object. A pure function of the app's namespace and name.

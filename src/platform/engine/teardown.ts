@@ -32,7 +32,19 @@ export interface TeardownRun {
 
 export type TeardownOutcome =
   | { done: true; app: App }
-  | { done: false; app: App; reason: string; message: string };
+  | {
+      done: false;
+      app: App;
+      reason: string;
+      message: string;
+      /** The children the wave waits to be gone (their delete events tell), if that is all it waits on. */
+      children?: InventoryEntry[];
+      /** Milliseconds until the wave's deadline passes. */
+      deadlineInMs: number;
+    };
+
+/** A wave's answer; `children` when it waits only for children it deleted to be gone. */
+type WaveResult = HookResult & { children?: InventoryEntry[] };
 
 /** The app as last written: every status write answers the next resourceVersion. */
 interface Current {
@@ -62,7 +74,7 @@ export async function runTeardown(run: TeardownRun, app: App): Promise<TeardownO
   let held = await recheck(run, cur, progress.index);
   while (progress.index < plan.length) {
     const wave = plan[progress.index]!;
-    const { result, reason } = held ?? {
+    const { result, reason }: { result: WaveResult; reason: string } = held ?? {
       result: await runWave(run, cur, wave),
       reason: wave.waitingReason,
     };
@@ -74,7 +86,14 @@ export async function runTeardown(run: TeardownRun, app: App): Promise<TeardownO
       if (elapsed < wave.deadlineMs) {
         if (progress.status.waitingOn !== waitingOn)
           await persist({ ...progress, status: { ...progress.status, waitingOn } });
-        return { done: false, app: cur.app, reason, message: `waiting for ${waitingOn}` };
+        return {
+          done: false,
+          app: cur.app,
+          reason,
+          message: `waiting for ${waitingOn}`,
+          ...(result.children ? { children: result.children } : {}),
+          deadlineInMs: wave.deadlineMs - elapsed,
+        };
       }
       residue = await residueOf(run, cur, wave, waitingOn);
       engine.events.event(
@@ -128,7 +147,7 @@ async function residueOf(
 }
 
 /** One wave's deletes, then its wait: done once what it selected is gone and `waitFor` holds. */
-async function runWave(run: TeardownRun, cur: Current, wave: PlannedWave): Promise<HookResult> {
+async function runWave(run: TeardownRun, cur: Current, wave: PlannedWave): Promise<WaveResult> {
   const { engine, signal } = run;
   if (typeof wave.delete === "function") {
     const del = wave.delete;
@@ -151,6 +170,7 @@ async function runWave(run: TeardownRun, cur: Current, wave: PlannedWave): Promi
       return {
         done: false,
         waitingFor: `${left.length} objects to be deleted: ${left.slice(0, 5).map(describeEntry).join(", ")}`,
+        children: left,
       };
   }
   if (!wave.waitFor) return { done: true };

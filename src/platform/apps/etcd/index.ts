@@ -14,7 +14,7 @@ import type { AppModule } from "../../engine/module.js";
 import { etcdSpecErrors } from "./admission.js";
 import { CLEANUP_PERMISSIONS, postDelete } from "./cleanup.js";
 import { dataStoreName } from "./naming.js";
-import { ETCD_SPEC, type EtcdAppSpec, renderEtcd } from "./render.js";
+import { ETCD_CHILD_KINDS, ETCD_SPEC, type EtcdAppSpec, renderEtcd } from "./render.js";
 import { etcdStatus } from "./status.js";
 
 export { etcdSpecErrors } from "./admission.js";
@@ -27,6 +27,7 @@ export function etcdModule(definition: ApplicationDefinition): AppModule<EtcdApp
     version: "0.1.0",
     spec: ETCD_SPEC,
     render: (app) => renderEtcd(app),
+    childKinds: ETCD_CHILD_KINDS,
     // The app's namespace, and the one DataStore tenant control planes find it by.
     scope: (app) => ({
       namespaces: [app.metadata.namespace!],

@@ -172,6 +172,14 @@ function defragCronJob(app: App<EtcdAppSpec>, spec: EtcdAppSpec): KubeObject {
   };
 }
 
+/** The kinds `renderEtcd` returns, whose events wake the app. */
+export const ETCD_CHILD_KINDS = [
+  { apiVersion: ETCD_API_VERSION, kind: "EtcdCluster" },
+  { apiVersion: DATASTORE_API_VERSION, kind: "DataStore" },
+  { apiVersion: "batch/v1", kind: "CronJob" },
+  { apiVersion: WORKLOAD_MONITOR.apiVersion, kind: WORKLOAD_MONITOR.kind },
+];
+
 /** EtcdAppSpec as the Etcd definition declares it (checked by the engine once). */
 export const ETCD_SPEC: SpecShape<EtcdAppSpec> = {
   version: "string",

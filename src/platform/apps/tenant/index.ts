@@ -9,7 +9,13 @@
  * namespace and the rest.
  */
 import type { KubeObject } from "../../../api/index.js";
-import { type Client, getOptional, ignoreNotFound, refOf } from "../../../client/index.js";
+import {
+  type Client,
+  getOptional,
+  ignoreNotFound,
+  refOf,
+  type TypeRef,
+} from "../../../client/index.js";
 import type { Component, ComponentContext } from "../../component.js";
 import { type ApplicationDefinition, isModule } from "../../definitions.js";
 import { valuesSecret } from "../../engine/context.js";
@@ -216,6 +222,20 @@ async function preDelete({ app, client, appKinds }: HookContext): Promise<HookRe
   return deleteAndWait(client, apps.filter(isModule), "modules");
 }
 
+/** The kinds `renderTenant` returns: the namespace and what lives in it, and the module apps. */
+export function tenantChildKinds(servedModules: ReadonlySet<string>): TypeRef[] {
+  return [
+    { apiVersion: "v1", kind: "Namespace" },
+    { apiVersion: "v1", kind: "Secret" },
+    { apiVersion: "rbac.authorization.k8s.io/v1", kind: "RoleBinding" },
+    { apiVersion: "v1", kind: "ResourceQuota" },
+    { apiVersion: "v1", kind: "LimitRange" },
+    ...Object.values(TENANT_MODULES)
+      .filter((kind) => servedModules.has(kind))
+      .map((kind) => ({ apiVersion: APPS_API_VERSION, kind })),
+  ];
+}
+
 export function tenantModule(
   definition: ApplicationDefinition,
   servedModules: ReadonlySet<string>,
@@ -225,6 +245,7 @@ export function tenantModule(
     version: "0.1.0",
     spec: TENANT_SPEC,
     render: (app, context) => renderTenant(app, context, servedModules),
+    childKinds: tenantChildKinds(servedModules),
     // Everything a Tenant renders lives in the namespace it owns, or is that namespace.
     scope: (app) => ({
       namespaces: [ownNamespace(app)],

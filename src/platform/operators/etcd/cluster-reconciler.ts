@@ -8,7 +8,7 @@
  */
 import type { Pod } from "../../../api/index.js";
 import { type Client, type EventRecorder, errorText, getOptional } from "../../../client/index.js";
-import { DONE, type Reconciler, type Result } from "../../../runtime/index.js";
+import { DONE, type Request, type Result, type TypedReconciler } from "../../../runtime/index.js";
 import { clusterStatus, type PassOutcome, writeStatus } from "./cluster-status.js";
 import { EtcdApi, hexId, type Membership } from "./etcd-api.js";
 import { nextStep, type ObservedMember, type Step, type Stray } from "./plan.js";
@@ -42,7 +42,7 @@ const podReady = (p: Pod | undefined) =>
   p?.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True") === true &&
   !p.metadata.deletionTimestamp;
 
-export class ClusterReconciler implements Reconciler {
+export class ClusterReconciler implements TypedReconciler {
   private readonly steps: StepRunner;
 
   constructor(
@@ -52,8 +52,7 @@ export class ClusterReconciler implements Reconciler {
     this.steps = new StepRunner(client, events);
   }
 
-  async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
-    const [namespace, name] = key.split("/") as [string, string];
+  async reconcile({ namespace = "", name }: Request): Promise<Result> {
     const cluster = await getOptional<EtcdCluster>(this.client, {
       apiVersion: ETCD_API_VERSION,
       kind: "EtcdCluster",

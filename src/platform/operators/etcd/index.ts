@@ -1,11 +1,11 @@
 /** The etcd operator: EtcdCluster and EtcdMember (`etcd.hearth.io/v1alpha1`) and their controllers. */
 import type { Component } from "../../component.js";
 import { ETCD_CRDS } from "./crds.js";
-import { runEtcdOperator } from "./operator.js";
+import { registerEtcdOperator } from "./operator.js";
 
 export { ETCD_CLUSTER_CRD, ETCD_CRDS, ETCD_MEMBER_CRD } from "./crds.js";
 export { effectiveOptions } from "./member-pod.js";
-export { type EtcdOperatorOptions, runEtcdOperator } from "./operator.js";
+export { type EtcdOperatorOptions, registerEtcdOperator } from "./operator.js";
 export {
   clientServiceName,
   clusterLabels,
@@ -21,6 +21,6 @@ export {
 export const etcdOperatorComponent: Component = {
   name: "etcd-operator",
   crds: ETCD_CRDS,
-  controllers: [{ name: "etcd-operator", run: runEtcdOperator }],
+  controllers: [{ name: "etcd-operator", register: registerEtcdOperator }],
 };
 export { CLIENT_PORT, dataClaimName } from "./types.js";

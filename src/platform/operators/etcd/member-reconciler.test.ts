@@ -85,7 +85,7 @@ function fakeEvents() {
   return { recorder: recorder as unknown as EventRecorder, events };
 }
 
-const KEY = `${NS}/etcd-2`;
+const REQUEST = { namespace: NS, name: "etcd-2" };
 const released = (patches: { body: unknown }[]) =>
   patches.some(
     (p) =>
@@ -99,7 +99,7 @@ describe("EtcdMember finalizer", () => {
     const { client, patches } = fakeClient([cluster(false), member(1)]);
     const { recorder } = fakeEvents();
     await assert.rejects(
-      new MemberReconciler(client, recorder).reconcile(new AbortController().signal, KEY),
+      new MemberReconciler(client, recorder).reconcile(REQUEST),
       /client Secrets are missing/,
     );
     assert.equal(released(patches), false);
@@ -108,10 +108,7 @@ describe("EtcdMember finalizer", () => {
   it("releases it with a Warning once the deadline has passed", async () => {
     const { client, patches } = fakeClient([cluster(false), member(6)]);
     const { recorder, events } = fakeEvents();
-    const result = await new MemberReconciler(client, recorder).reconcile(
-      new AbortController().signal,
-      KEY,
-    );
+    const result = await new MemberReconciler(client, recorder).reconcile(REQUEST);
     assert.equal(result, DONE);
     assert.equal(released(patches), true);
     const warning = events.find((e) => e.reason === "MemberRemoveSkipped");
@@ -126,7 +123,7 @@ describe("EtcdMember finalizer", () => {
     it(`releases a member at once when its cluster ${what}`, async () => {
       const { client, patches } = fakeClient([...objects]);
       const { recorder, events } = fakeEvents();
-      await new MemberReconciler(client, recorder).reconcile(new AbortController().signal, KEY);
+      await new MemberReconciler(client, recorder).reconcile(REQUEST);
       assert.equal(released(patches), true);
       assert.deepEqual(events, []);
     });

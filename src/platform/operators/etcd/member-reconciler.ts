@@ -9,7 +9,7 @@
  */
 import type { KubeObject, Pod } from "../../../api/index.js";
 import { type Client, type EventRecorder, errorText, getOptional } from "../../../client/index.js";
-import { DONE, type Reconciler, type Result } from "../../../runtime/index.js";
+import { DONE, type Request, type Result, type TypedReconciler } from "../../../runtime/index.js";
 import type { TlsSecret } from "../../pki-secrets.js";
 import { secretPems } from "../../pki-secrets.js";
 import { EtcdApi } from "./etcd-api.js";
@@ -33,7 +33,7 @@ interface Service extends KubeObject {
   spec?: { clusterIP?: string };
 }
 
-export class MemberReconciler implements Reconciler {
+export class MemberReconciler implements TypedReconciler {
   constructor(
     private readonly client: Client,
     private readonly events: EventRecorder,
@@ -48,8 +48,7 @@ export class MemberReconciler implements Reconciler {
     return getOptional<T>(this.client, { apiVersion, kind, name, namespace: ns });
   }
 
-  async reconcile(_signal: AbortSignal, key: string): Promise<Result> {
-    const [namespace, name] = key.split("/") as [string, string];
+  async reconcile({ namespace = "", name }: Request): Promise<Result> {
     const member = await this.find<EtcdMember>(ETCD_API_VERSION, "EtcdMember", name, namespace);
     if (!member) return DONE;
     const cluster = await this.find<EtcdCluster>(

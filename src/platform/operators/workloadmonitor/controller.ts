@@ -7,9 +7,7 @@
  * No timers: nothing happens when nothing changes.
  */
 import type { KubeObject } from "../../../api/index.js";
-import type { Client } from "../../../client/index.js";
-import { Manager, type RequestQueue, requestOf } from "../../../runtime/index.js";
-import type { ControllerOptions } from "../../component.js";
+import { type Manager, type RequestQueue, requestOf } from "../../../runtime/index.js";
 import { WORKLOAD_MONITOR, type WorkloadMonitor } from "../../workloads-api.js";
 import { selects } from "./monitor-status.js";
 import { MONITORED_PODS, POD, WorkloadMonitorReconciler } from "./reconciler.js";
@@ -40,15 +38,4 @@ export function registerWorkloadMonitors(manager: Manager): void {
     )
     .workers(2)
     .complete(new WorkloadMonitorReconciler(manager.cache, manager.client));
-}
-
-/** Runs the controller on a Manager of its own until `signal` aborts. */
-export async function runWorkloadMonitors(
-  client: Client,
-  signal: AbortSignal,
-  opts: ControllerOptions,
-): Promise<void> {
-  const manager = new Manager(client, { log: opts.log });
-  registerWorkloadMonitors(manager);
-  await manager.start(signal);
 }

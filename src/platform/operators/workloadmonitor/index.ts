@@ -5,10 +5,10 @@
  * engine reads them into the app's `WorkloadsReady` condition.
  */
 import type { Component } from "../../component.js";
-import { runWorkloadMonitors } from "./controller.js";
+import { registerWorkloadMonitors } from "./controller.js";
 import { WORKLOAD_MONITOR_CRD } from "./crd.js";
 
-export { registerWorkloadMonitors, runWorkloadMonitors } from "./controller.js";
+export { registerWorkloadMonitors } from "./controller.js";
 export { WORKLOAD_MONITOR_CRD } from "./crd.js";
 export { isPodReady, monitorStatus, selects } from "./monitor-status.js";
 export { MONITORED_PODS } from "./reconciler.js";
@@ -16,5 +16,7 @@ export { MONITORED_PODS } from "./reconciler.js";
 export const workloadMonitorComponent: Component = {
   name: "workloadmonitor",
   crds: [WORKLOAD_MONITOR_CRD],
-  controllers: [{ name: "workloadmonitor", run: runWorkloadMonitors }],
+  controllers: [
+    { name: "workloadmonitor", register: (manager) => registerWorkloadMonitors(manager) },
+  ],
 };
