@@ -22,6 +22,7 @@ import {
   PLATFORM_USER,
   runPlatform,
 } from "../platform/index.js";
+import type { Cache } from "../runtime/index.js";
 
 export interface PlatformIdentities {
   platformToken: string;
@@ -90,6 +91,7 @@ export function startPlatform(
     definitions: Map<string, ApplicationDefinition>;
     rootHost?: string;
     log(msg: string, err?: unknown): void;
+    sharedCache?: Cache;
   },
 ): StartedPlatform {
   const client = createHttpClient({ server, caPem, token, userAgent: "hearth-platform" });
@@ -102,6 +104,7 @@ export function startPlatform(
     cluster: { "root-host": opts.rootHost ?? "" },
     log: opts.log,
     onReady,
+    ...(opts.sharedCache ? { sharedCache: opts.sharedCache } : {}),
   }).catch((e: unknown) => {
     if (!signal.aborted) opts.log("platform stopped", e);
   });

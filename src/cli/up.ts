@@ -16,6 +16,7 @@
 import { join } from "node:path";
 import { type Client, createHttpClient } from "../client/index.js";
 import { runCoreControllers } from "../controllers/index.js";
+import type { Cache } from "../runtime/index.js";
 import { serveApi } from "./apiserver.js";
 import { durationFlag, parseArgs, quantityFlag } from "./args.js";
 import { agentOptions, NODE_BOOLEAN_FLAGS, startNodeAgent } from "./node.js";
@@ -50,7 +51,13 @@ export async function up(argv: string[]): Promise<void> {
     token: ids.controllerToken,
     userAgent: "hearth-controller-manager",
   });
+  // The platform reads and watches through the core controllers' cache: one WATCH
+  // per resource and selector for the whole process.
+  let coreCache: Cache | undefined;
   const controllersDone = runCoreControllers(controllerClient, controller.signal, {
+    onManager: (m) => {
+      coreCache = m.cache;
+    },
     log: logError,
     storage: {
       volumesDir: join(dataDir, "volumes"),
@@ -70,7 +77,14 @@ export async function up(argv: string[]): Promise<void> {
   const node =
     args.flags.get("no-node-agent") === "true"
       ? undefined
-      : await startNodeAgent(nodeClient, agentOptions(args, dataDir, logError), nodeStop.signal);
+      : await startNodeAgent(
+          nodeClient,
+          {
+            ...agentOptions(args, dataDir, logError),
+            ...(coreCache ? { sharedCache: coreCache } : {}),
+          },
+          nodeStop.signal,
+        );
 
   // The platform: bootstrap (definitions, roles, guardrails, tenant-root), then the apps engine.
   const rootHost = args.flags.get("root-host");
@@ -78,6 +92,7 @@ export async function up(argv: string[]): Promise<void> {
     definitions,
     log: logError,
     ...(rootHost ? { rootHost } : {}),
+    ...(coreCache ? { sharedCache: coreCache } : {}),
   });
   platformClient = platform.client;
   await platform.ready;

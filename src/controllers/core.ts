@@ -5,7 +5,7 @@
  * Everything goes through the client.
  */
 import { setMaxListeners } from "node:events";
-import type { Client } from "../client/index.js";
+import { type Client, isNotFound } from "../client/index.js";
 import { Manager } from "../runtime/index.js";
 import { GarbageCollector } from "./garbage-collector/index.js";
 import { registerBatchControllers } from "./jobs/index.js";
@@ -25,6 +25,8 @@ export interface CoreControllerOptions {
   storage?: { volumesDir: string; poolBytes: bigint };
   /** kube's node-monitor-grace-period in ms (default 40 s); see docs/node-lifecycle.md. */
   nodeMonitorGracePeriodMs?: number;
+  /** Told the Manager before it starts (`hearth up` shares its cache with the platform's). */
+  onManager?(manager: Manager): void;
 }
 
 /** Runs until `signal` aborts; resolves once every loop has stopped. */
@@ -36,7 +38,13 @@ export async function runCoreControllers(
   const log = opts.log ?? (() => {});
   // Every informer and watch listens on this signal.
   setMaxListeners(0, signal);
-  const manager = new Manager(client, { log });
+  const manager = new Manager(client, {
+    // A kind not served yet (a platform app kind, when the platform shares this
+    // cache) is retried by its informer, not news.
+    log: (msg, err) => {
+      if (!(msg.endsWith(" informer") && isNotFound(err))) log(msg, err);
+    },
+  });
   manager
     .controller("namespace")
     .for({ apiVersion: "v1", kind: "Namespace" })
@@ -54,5 +62,7 @@ export async function runCoreControllers(
   new QuotaController(client, { log }).register(manager);
   registerBatchControllers(manager, client, { log });
   if (opts.storage) registerStorageControllers(manager, client, { ...opts.storage, log });
-  await manager.start(signal);
+  const started = manager.start(signal);
+  opts.onManager?.(manager);
+  await started;
 }

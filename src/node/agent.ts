@@ -57,7 +57,10 @@ export class NodeAgent {
     private readonly client: Client,
     private readonly options: AgentOptions,
   ) {
-    this.manager = new Manager(client, { log: options.log ?? (() => {}) });
+    this.manager = new Manager(client, {
+      log: options.log ?? (() => {}),
+      ...(options.sharedCache ? { sharedCache: options.sharedCache } : {}),
+    });
   }
 
   /** Registers the node and starts every loop; resolves once the node is registered. */

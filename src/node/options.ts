@@ -1,9 +1,15 @@
 /** The node agent's settings, with the kubelet's defaults where it has them. */
 import os from "node:os";
+import type { Cache } from "../runtime/index.js";
 import { type BackoffOptions, DEFAULT_CRASH_BACKOFF } from "./backoff.js";
 import { ImageTable } from "./image-table.js";
 
 export interface AgentOptions {
+  /**
+   * The running cache of another Manager in this process (`hearth up`: the core
+   * controllers'), read and watched through instead of one of the agent's own.
+   */
+  sharedCache?: Cache;
   /** The Node's name (default: this machine's hostname). */
   nodeName?: string;
   /** Pods live under `<dataDir>/pods`. */
@@ -23,8 +29,9 @@ export interface AgentOptions {
   log?(msg: string, err?: unknown): void;
 }
 
-export type ResolvedOptions = Required<Omit<AgentOptions, "log">> & {
+export type ResolvedOptions = Required<Omit<AgentOptions, "log" | "sharedCache">> & {
   log(msg: string, err?: unknown): void;
+  sharedCache?: Cache;
 };
 
 export const DEFAULT_POD_CIDR = "127.1.0.0/16";

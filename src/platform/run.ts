@@ -5,7 +5,7 @@
  * their seeds — until the signal aborts.
  */
 import { type Client, isNotFound } from "../client/index.js";
-import { Manager } from "../runtime/index.js";
+import { type Cache, Manager } from "../runtime/index.js";
 import { appModules, assemble } from "./assemble.js";
 import { applySeeds, bootstrapPlatform } from "./bootstrap.js";
 import type { Component } from "./component.js";
@@ -22,6 +22,11 @@ export interface PlatformOptions {
   log?(msg: string, err?: unknown): void;
   /** Called once every component's seeds (tenant-root's Tenant) exist. */
   onReady?(): void;
+  /**
+   * The running cache of another Manager in this process (`hearth up`: the core
+   * controllers'), so that the process holds one WATCH per resource and selector.
+   */
+  sharedCache?: Cache;
 }
 
 /** App kinds are served only once their definition is reconciled: ask discovery again soon. */
@@ -42,6 +47,7 @@ export async function runPlatform(
       if (!(msg.endsWith(" informer") && isNotFound(err))) log(msg, err);
     },
     resolveRetryMs: RESOLVE_RETRY_MS,
+    ...(opts.sharedCache ? { sharedCache: opts.sharedCache } : {}),
   });
   new AppsEngine(appModules(platform.components, platform.ctx), {
     ...(opts.cluster ? { cluster: opts.cluster } : {}),

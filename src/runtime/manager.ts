@@ -36,6 +36,12 @@ export interface ManagerOptions {
   leaderElection?: LeaderElectionOptions;
   /** How long to wait before asking discovery again about a root kind it does not serve yet (2 s). */
   resolveRetryMs?: number;
+  /**
+   * A cache another Manager of this process owns and runs: this one reads and
+   * watches through it (one WATCH per resource and selector for the whole
+   * process) and neither starts nor stops it. The owner must be started first.
+   */
+  sharedCache?: Cache;
   /** Told about each failed reconcile (default: logged). */
   onReconcileError?(controller: string, req: Request, err: unknown, retry: boolean): void;
 }
@@ -60,7 +66,7 @@ export class Manager implements BuilderHost {
     private readonly opts: ManagerOptions = {},
   ) {
     this.log = opts.log ?? (() => {});
-    this.cache = new Cache(client, { onError: (what, e) => this.log(what, e) });
+    this.cache = opts.sharedCache ?? new Cache(client, { onError: (what, e) => this.log(what, e) });
     this.apiReader = client;
     this.defaults = {
       workers: opts.workers ?? 1,
@@ -122,7 +128,7 @@ export class Manager implements BuilderHost {
     let lost = false;
     try {
       // The cache first: runnables and controllers may read it from their first line.
-      const cached = this.cache.start(stop.signal);
+      const cached = this.opts.sharedCache ? undefined : this.cache.start(stop.signal);
       const everywhere = this.runnables.filter((r) => r.needLeaderElection === false);
       const leaderOnly = this.runnables.filter((r) => r.needLeaderElection !== false);
       const lead = (leading: AbortSignal) => this.lead(leading, leaderOnly);
