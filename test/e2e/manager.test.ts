@@ -10,6 +10,7 @@ import { hasCode } from "../../src/api/errors.js";
 import type { KubeObject } from "../../src/api/types.js";
 import {
   labelsChanged,
+  Manager,
   onStop,
   type Request,
   requestKey,
@@ -53,6 +54,32 @@ describe("Manager", () => {
     await env.client.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: "t" } });
   });
   afterEach(() => env.stop());
+
+  it("shares a running cache with a second Manager: one WATCH, started and stopped by its owner", async () => {
+    const owner = recorder();
+    const guest = recorder();
+    env.manager.controller("owner").for(POD).complete(owner.reconciler);
+    const second = new Manager(env.client, { sharedCache: env.manager.cache });
+    second.controller("guest").for(POD).complete(guest.reconciler);
+    env.startManager();
+    const stopGuest = new AbortController();
+    const guestDone = second.start(stopGuest.signal);
+    await waitFor("both Managers ready", () => env.manager.readyz() && second.readyz());
+    await env.client.create(pod("shared"));
+    await waitFor("both controllers saw the pod", () =>
+      owner.seen.includes("t/shared") && guest.seen.includes("t/shared") ? true : undefined,
+    );
+    assert.equal(env.backend.openWatches(PODS_PREFIX), 1, "one WATCH for both Managers");
+    // The guest stopping leaves the owner's cache running.
+    stopGuest.abort();
+    await guestDone;
+    await env.client.create(pod("after"));
+    await waitFor("the owner still watches", () =>
+      owner.seen.includes("t/after") ? true : undefined,
+    );
+    assert.equal(guest.seen.includes("t/after"), false);
+    assert.equal(env.backend.openWatches(PODS_PREFIX), 1);
+  });
 
   it("opens one WATCH per kind and scope however many controllers use it", async () => {
     const { manager } = env;
