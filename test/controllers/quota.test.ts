@@ -81,7 +81,17 @@ describe("ResourceQuota controller", () => {
       new QuotaController(client, resyncMs === undefined ? {} : { resyncMs }).register(m),
     );
   }
-  async function freshNamespace(hard: Record<string, string> = HARD, scopes?: string[]) {
+  /**
+   * A namespace with quota `q`. With `settled` (a Manager runs), waits until the
+   * controller filled in `status.hard`: admission charges only such a quota, and
+   * creations are not events for the controller (kube's neither), so an object
+   * created before could go uncounted until the resync.
+   */
+  async function freshNamespace(
+    hard: Record<string, string> = HARD,
+    scopes?: string[],
+    settled = true,
+  ) {
     const ns = await namespace(env.client, `q${++n}`);
     await env.client.create({
       apiVersion: "v1",
@@ -89,18 +99,33 @@ describe("ResourceQuota controller", () => {
       metadata: { name: "q", namespace: ns },
       spec: { hard, ...(scopes ? { scopes } : {}) },
     });
+    if (settled)
+      await waitForObject(
+        `quota in ${ns} filled in`,
+        () => quota(ns),
+        (q) => listsEqual(q.status?.hard ?? {}, canonicalList(q.spec?.hard ?? {})),
+      );
     return ns;
   }
   const quota = (ns: string) => read<ResourceQuota>(env.client, "v1", "ResourceQuota", "q", ns);
   /** Waits until the quota's used values are exactly `used` (and its hard is its spec). */
-  const usedIs = (ns: string, used: Record<string, string>) =>
-    waitForObject(
-      `quota in ${ns} used ${JSON.stringify(used)}`,
-      () => quota(ns),
-      (q) =>
-        listsEqual(q.status?.hard ?? {}, canonicalList(q.spec?.hard ?? {})) &&
-        Object.entries(used).every(([k, v]) => q.status?.used?.[k] === v),
-    );
+  const usedIs = async (ns: string, used: Record<string, string>) => {
+    try {
+      return await waitForObject(
+        `quota in ${ns} used ${JSON.stringify(used)}`,
+        () => quota(ns),
+        (q) =>
+          listsEqual(q.status?.hard ?? {}, canonicalList(q.spec?.hard ?? {})) &&
+          Object.entries(used).every(([k, v]) => q.status?.used?.[k] === v),
+      );
+    } catch (e) {
+      // Say what the quota shows, so a failure says how far it got.
+      const last = await quota(ns);
+      throw new Error(`${(e as Error).message}; last status ${JSON.stringify(last?.status)}`, {
+        cause: e,
+      });
+    }
+  };
   const del = (kind: string, name: string, ns: string) =>
     env.client.delete({ apiVersion: "v1", kind, name, namespace: ns }, { gracePeriodSeconds: 0 });
 
@@ -187,7 +212,7 @@ describe("ResourceQuota controller", () => {
       );
     });
     await running?.stop(); // no other Manager measures this namespace first
-    const ns = await freshNamespace({ "count/configmaps": "5" });
+    const ns = await freshNamespace({ "count/configmaps": "5" }, undefined, false);
     await env.client.create(configMap("one", ns));
     await env.client.create(configMap("two", ns));
     await start(client);
