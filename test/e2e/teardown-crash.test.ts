@@ -12,8 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import type { KubeObject } from "../../src/api/types.js";
-import { type Hearth, startHearth, waitFor } from "../support/hearth-process.js";
+import { type Hearth, kubectlJson, startHearth, waitFor } from "../support/hearth-process.js";
 
 const HOLD = "test.hearth.io/hold";
 const NS = "tenant-crash";
@@ -44,14 +43,8 @@ describe("Tenant teardown under kill -9 at each wave boundary", () => {
     hearth = await startHearth({ dataDir, extraArgs: ["--no-node-agent"], timeoutMs: 60_000 });
     return hearth;
   };
-  const getJson = async (h: Hearth, args: string[]) => {
-    const r = await h.kubectl([...args, "-o", "json"]);
-    return r.code === 0
-      ? (JSON.parse(r.stdout) as KubeObject & { items?: KubeObject[] })
-      : undefined;
-  };
   const teardownOf = async (h: Hearth): Promise<Teardown | undefined> => {
-    const app = await getJson(h, [
+    const app = await kubectlJson(h, [
       "get",
       "tenants.apps.cozystack.io",
       "crash",
@@ -77,7 +70,7 @@ describe("Tenant teardown under kill -9 at each wave boundary", () => {
     await waitFor(
       `${kind} ${name} held by the test alone`,
       async () => {
-        const obj = await getJson(h, ["get", kind, name, "-n", ns]);
+        const obj = await kubectlJson(h, ["get", kind, name, "-n", ns]);
         return JSON.stringify(obj?.metadata.finalizers) === JSON.stringify([HOLD]);
       },
       60_000,
@@ -119,8 +112,8 @@ describe("Tenant teardown under kill -9 at each wave boundary", () => {
     });
     // The engine's own finalizer on `inner` goes with its teardown; the test's holds it after.
     const innerFinalizers =
-      (await getJson(h, ["get", ...WAVES[0]!.held.slice(0, 2), "-n", NS]))?.metadata.finalizers ??
-      [];
+      (await kubectlJson(h, ["get", ...WAVES[0]!.held.slice(0, 2), "-n", NS]))?.metadata
+        .finalizers ?? [];
     await setFinalizers(h, WAVES[0]!.held, [...innerFinalizers, HOLD]);
     for (const { held } of WAVES.slice(1)) await setFinalizers(h, held, [HOLD]);
 
@@ -156,7 +149,7 @@ describe("Tenant teardown under kill -9 at each wave boundary", () => {
       assert.equal(resumed.startedAt, seen.startedAt, `wave ${wave} restarted its deadline`);
       for (const later of WAVES.slice(i + 1))
         assert.ok(
-          await getJson(h, ["get", ...later.held.slice(0, 2), "-n", later.held[2]]),
+          await kubectlJson(h, ["get", ...later.held.slice(0, 2), "-n", later.held[2]]),
           `${later.held.join(" ")} went before wave ${later.wave}`,
         );
       await release(h, held);
@@ -165,20 +158,20 @@ describe("Tenant teardown under kill -9 at each wave boundary", () => {
     await waitFor(
       "the Tenant gone",
       async () =>
-        !(await getJson(h, ["get", "tenants.apps.cozystack.io", "crash", "-n", "tenant-root"])),
+        !(await kubectlJson(h, ["get", "tenants.apps.cozystack.io", "crash", "-n", "tenant-root"])),
       60_000,
     );
     await waitFor(
       "its namespace gone",
-      async () => !(await getJson(h, ["get", "namespace", NS])),
+      async () => !(await kubectlJson(h, ["get", "namespace", NS])),
       60_000,
     );
-    const tenants = await getJson(h, ["get", "tenants.apps.cozystack.io", "-A"]);
+    const tenants = await kubectlJson(h, ["get", "tenants.apps.cozystack.io", "-A"]);
     assert.deepEqual(
       (tenants?.items ?? []).map((t) => t.metadata.name),
       ["root"],
     );
-    const namespaces = await getJson(h, ["get", "namespaces"]);
+    const namespaces = await kubectlJson(h, ["get", "namespaces"]);
     assert.deepEqual(
       (namespaces?.items ?? []).map((n) => n.metadata.name).filter((n) => n!.startsWith(NS)),
       [],

@@ -11,8 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { KubeObject } from "../../src/api/types.js";
-import { type Hearth, startHearth, waitFor } from "../support/hearth-process.js";
+import { type Hearth, kubectlJson, startHearth, waitFor } from "../support/hearth-process.js";
 
 const ROUNDS = 10;
 const TENANTS = [
@@ -48,12 +47,6 @@ describe("tenant tree under kill -9", () => {
     hearth = await startHearth({ dataDir, extraArgs: ["--no-node-agent"], timeoutMs: 60_000 });
     return hearth;
   };
-  const getJson = async (h: Hearth, args: string[]) => {
-    const r = await h.kubectl([...args, "-o", "json"]);
-    return r.code === 0
-      ? (JSON.parse(r.stdout) as KubeObject & { items?: KubeObject[] })
-      : undefined;
-  };
 
   /**
    * Applies the tree top-down, each Tenant once its parent's namespace exists
@@ -73,30 +66,36 @@ describe("tenant tree under kill -9", () => {
 
   const treeBuilt = async (h: Hearth) => {
     for (const t of TENANTS) {
-      const app = await getJson(h, ["get", "tenants.apps.cozystack.io", t.name, "-n", t.namespace]);
+      const app = await kubectlJson(h, [
+        "get",
+        "tenants.apps.cozystack.io",
+        t.name,
+        "-n",
+        t.namespace,
+      ]);
       const ready = (
         app?.status as { conditions?: { type: string; status: string }[] } | undefined
       )?.conditions?.find((c) => c.type === "Ready");
       if (ready?.status !== "True") return false;
-      const ns = await getJson(h, ["get", "namespace", t.owns]);
+      const ns = await kubectlJson(h, ["get", "namespace", t.owns]);
       if (ns?.metadata.labels?.[`tenant.cozystack.io/${t.owns}`] !== "") return false;
-      const bindings = await getJson(h, ["get", "rolebindings", "-n", t.owns]);
+      const bindings = await kubectlJson(h, ["get", "rolebindings", "-n", t.owns]);
       if (bindings?.items?.length !== 4) return false;
       for (const [kind, name] of [
         ["secret", "cozystack-values"],
         ["resourcequota", "tenant-quota"],
         ["limitrange", "tenant-limits"],
       ] as const)
-        if (!(await getJson(h, ["get", kind, name, "-n", t.owns]))) return false;
+        if (!(await kubectlJson(h, ["get", kind, name, "-n", t.owns]))) return false;
     }
     return true;
   };
 
   const treeGone = async (h: Hearth) => {
-    const ns = await getJson(h, ["get", "namespaces"]);
+    const ns = await kubectlJson(h, ["get", "namespaces"]);
     const names = (ns?.items ?? []).map((n) => n.metadata.name!);
     if (names.some((n) => n.startsWith("tenant-alpha"))) return false;
-    const tenants = await getJson(h, ["get", "tenants.apps.cozystack.io", "-A"]);
+    const tenants = await kubectlJson(h, ["get", "tenants.apps.cozystack.io", "-A"]);
     return (tenants?.items ?? []).map((t) => t.metadata.name).join(",") === "root";
   };
 
@@ -131,12 +130,12 @@ describe("tenant tree under kill -9", () => {
       await waitFor(`round ${round}: the tree gone after the kill`, () => treeGone(h), 60_000);
     }
     // Nothing of the tree is left anywhere, and the root is as it was.
-    const rootSecrets = await getJson(h, ["get", "secrets", "-n", "tenant-root"]);
+    const rootSecrets = await kubectlJson(h, ["get", "secrets", "-n", "tenant-root"]);
     assert.deepEqual(
       (rootSecrets?.items ?? []).map((s) => s.metadata.name),
       ["cozystack-values"],
     );
-    const root = await getJson(h, [
+    const root = await kubectlJson(h, [
       "get",
       "tenants.apps.cozystack.io",
       "root",

@@ -3,11 +3,13 @@
  * directory and a free port, and drives the real `kubectl` against it. Everything
  * a test starts is stopped and removed by `stop()`.
  */
+
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { KubeObject } from "../../src/api/index.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** dist/test/support → repository root. */
@@ -208,4 +210,13 @@ export async function waitFor<T>(
       throw new Error(`timed out waiting for ${what}${lastError ? `: ${String(lastError)}` : ""}`);
     await new Promise((r) => setTimeout(r, delay));
   }
+}
+
+/** `kubectl … -o json` parsed, or undefined when kubectl fails (a NotFound, a server not up yet). */
+export async function kubectlJson(
+  h: Hearth,
+  args: string[],
+): Promise<(KubeObject & { items?: KubeObject[] }) | undefined> {
+  const r = await h.kubectl([...args, "-o", "json"]);
+  return r.code === 0 ? (JSON.parse(r.stdout) as KubeObject & { items?: KubeObject[] }) : undefined;
 }

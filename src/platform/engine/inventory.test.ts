@@ -7,7 +7,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
-  deletionWaves,
   describeEntry,
   entryKey,
   entryOf,
@@ -96,20 +95,5 @@ describe("sameEntries", () => {
     assert.equal(sameEntries([cm("a")], [cm("a"), cm("b")]), false);
     assert.equal(sameEntries([cm("a"), cm("b")], [cm("a")]), false);
     assert.equal(sameEntries([cm("a")], [secret("a")]), false);
-  });
-});
-
-describe("deletionWaves", () => {
-  it("deletes namespaces last, in a wave of their own", () => {
-    assert.deepEqual(deletionWaves([ns("t"), cm("a"), ns("u"), secret("s")]), [
-      [cm("a"), secret("s")],
-      [ns("t"), ns("u")],
-    ]);
-  });
-
-  it("has no empty waves", () => {
-    assert.deepEqual(deletionWaves([]), []);
-    assert.deepEqual(deletionWaves([cm("a")]), [[cm("a")]]);
-    assert.deepEqual(deletionWaves([ns("t")]), [[ns("t")]]);
   });
 });

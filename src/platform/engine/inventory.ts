@@ -64,13 +64,3 @@ export function subtractEntries(a: InventoryEntry[], b: InventoryEntry[]): Inven
 export function sameEntries(a: InventoryEntry[], b: InventoryEntry[]): boolean {
   return a.length === b.length && subtractEntries(a, b).length === 0;
 }
-
-/**
- * Kinds that other children live in are deleted last, so that a namespace's
- * contents are removed by their own deletion, not by the namespace controller.
- */
-export function deletionWaves(entries: InventoryEntry[]): InventoryEntry[][] {
-  const containers = entries.filter((e) => e.kind === "Namespace");
-  const rest = entries.filter((e) => e.kind !== "Namespace");
-  return [rest, containers].filter((w) => w.length > 0);
-}
