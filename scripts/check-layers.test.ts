@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { boundaryIndex, checkLayers, MAX_LINES } from "./layer-rules.js";
+import { boundaryIndex, checkLayers, MAX_LINES, unreachableProblems } from "./layer-rules.js";
 
 /** A file of `n` lines. */
 const lines = (n: number) => "export const x = 1;\n".repeat(n);
@@ -151,5 +151,43 @@ describe("boundaryIndex", () => {
     ];
     for (const [from, to, want] of cases)
       assert.equal(boundaryIndex({ from, to }), want, `${from} -> ${to}`);
+  });
+});
+
+describe("unreachableProblems", () => {
+  const tree = () =>
+    new Map([
+      ["src/main/hearth.ts", 'import "../cli/index.js";\n'],
+      ["src/cli/index.ts", 'import { x } from "../api/index.js";\nexport const y = x;\n'],
+      ["src/api/index.ts", 'export { x } from "./x.js";\n'],
+      ["src/api/x.ts", "export const x = 1;\n"],
+      ["src/api/x.test.ts", 'import { f } from "./fixtures.js";\nimport { x } from "./x.js";\n'],
+      ["test/support/env.ts", 'import { x } from "../../src/api/index.js";\n'],
+    ]);
+
+  it("accepts a tree where every source file is reached from src/main", () => {
+    assert.deepEqual(unreachableProblems(tree()), []);
+  });
+
+  it("names a fixture only a test imports, and a file nothing imports", () => {
+    const files = tree()
+      .set("src/api/fixtures.ts", "export const f = 1;\n")
+      .set("src/api/dead.ts", "export const d = 1;\n");
+    assert.deepEqual(
+      unreachableProblems(files).map((p) => p.split(":")[0]),
+      ["src/api/dead.ts", "src/api/fixtures.ts"],
+    );
+  });
+
+  it("does not follow a test file's imports, and counts type-only imports as links", () => {
+    const files = tree()
+      .set("src/api/types.ts", "export interface T {}\n")
+      .set("src/api/x.ts", 'import type { T } from "./types.js";\nexport const x = 1;\n')
+      .set("src/api/only-tested.ts", "export const o = 1;\n")
+      .set("src/api/y.test.ts", 'import "./only-tested.js";\n');
+    assert.deepEqual(
+      unreachableProblems(files).map((p) => p.split(":")[0]),
+      ["src/api/only-tested.ts"],
+    );
   });
 });

@@ -201,3 +201,32 @@ function pathBack(
   }
   return [start, start];
 }
+
+/** Where the program starts: every file under src/main/ is an entry point. */
+export const ENTRY_ROOT = "src/main/";
+
+/**
+ * Source files under src/ that no entry point reaches through the imports of
+ * other source files: test fixtures and suites kept beside the code (they
+ * belong in test/support/, where they count as tests) or dead code. Test
+ * files (`*.test.ts`) are neither entries nor links.
+ */
+export function unreachableProblems(files: ReadonlyMap<string, string>): string[] {
+  const isSource = (p: string) => layerOf(p) !== undefined && !p.endsWith(".test.ts");
+  const seen = new Set<string>();
+  const stack = [...files.keys()].filter((p) => isSource(p) && p.startsWith(ENTRY_ROOT));
+  while (stack.length > 0) {
+    const path = stack.pop()!;
+    if (seen.has(path)) continue;
+    seen.add(path);
+    for (const dep of importsOf(path, files.get(path) ?? ""))
+      if (files.has(dep) && isSource(dep)) stack.push(dep);
+  }
+  return [...files.keys()]
+    .filter((p) => isSource(p) && p.endsWith(".ts") && !seen.has(p))
+    .sort()
+    .map(
+      (p) =>
+        `${p}: no entry point under ${ENTRY_ROOT} reaches it; a test-only file belongs in test/support/, dead code goes`,
+    );
+}

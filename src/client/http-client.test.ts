@@ -1,9 +1,14 @@
 /** The HTTP client against a scripted fake apiserver: paths, verbs, bodies, errors. */
 import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
+import {
+  FakeApiServer,
+  sendJson,
+  shutdown,
+  statusBody,
+} from "../../test/support/fixtures/fake-apiserver.js";
 import type { KubeObject } from "../api/index.js";
 import { ApiError } from "../api/index.js";
-import { FakeApiServer, sendJson, shutdown, statusBody } from "./fake-apiserver.js";
 import { createHttpClient, type HttpClient } from "./http-client.js";
 import { isStatus } from "./interface.js";
 

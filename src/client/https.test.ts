@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { TLSSocket } from "node:tls";
 import { promisify } from "node:util";
-import { FakeApiServer, sendJson, shutdown } from "./fake-apiserver.js";
+import { FakeApiServer, sendJson, shutdown } from "../../test/support/fixtures/fake-apiserver.js";
 import { clientFromKubeconfig, createHttpClient, type HttpClient } from "./http-client.js";
 import { writeKubeconfig } from "./kubeconfig.js";
 

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import type http from "node:http";
 import { after, before, beforeEach, describe, it } from "node:test";
-import { FakeApiServer, shutdown, waitFor } from "./fake-apiserver.js";
+import { FakeApiServer, shutdown, waitFor } from "../../test/support/fixtures/fake-apiserver.js";
 import { createHttpClient, type HttpClient } from "./http-client.js";
 
 const ref = { apiVersion: "v1", kind: "ConfigMap", name: "x", namespace: "default" };

@@ -2,9 +2,15 @@
 import assert from "node:assert/strict";
 import type { ServerResponse } from "node:http";
 import { after, before, beforeEach, describe, it } from "node:test";
+import {
+  FakeApiServer,
+  sendJson,
+  shutdown,
+  statusBody,
+  waitFor,
+} from "../../test/support/fixtures/fake-apiserver.js";
 import type { WatchEvent } from "../api/index.js";
 import { ApiError } from "../api/index.js";
-import { FakeApiServer, sendJson, shutdown, statusBody, waitFor } from "./fake-apiserver.js";
 import { createHttpClient, type HttpClient } from "./http-client.js";
 
 const line = (type: string, name: string, rv: string) =>

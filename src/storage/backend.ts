@@ -3,7 +3,7 @@
  * log, in the spirit of kine / etcd's limited txn shapes. Every write gets the next
  * global revision, which the apiserver exposes as an object's `resourceVersion`.
  * Keys are `/`-separated strings; values are opaque strings (JSON for objects).
- * Every implementation passes `backend-suite.ts`.
+ * Every implementation passes `test/support/storage-suite/backend-suite.ts`.
  */
 
 export interface KeyValue {

@@ -1,7 +1,7 @@
 /**
  * The storage layer's facade: the Backend contract, its typed errors, and the
  * backends (SQLite by default, in-memory for unit tests of the layers above).
- * The shared test suite lives in `backend-suite.ts` and is imported directly.
+ * The shared test suite lives in `test/support/storage-suite/`.
  */
 export type {
   Backend,

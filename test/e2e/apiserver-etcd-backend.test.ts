@@ -13,14 +13,14 @@ import { Etcd3, Range } from "etcd3";
 import { RequestEntityTooLargeError } from "../../src/api/errors.js";
 import { createCA, issueLeaf } from "../../src/pki/index.js";
 import type { Backend } from "../../src/storage/backend.js";
-import { runBackendSuite } from "../../src/storage/backend-suite.js";
 import { CompactedError, KeyExistsError, RevisionMismatchError } from "../../src/storage/errors.js";
 import { type EtcdBackend, openEtcdBackend } from "../../src/storage/index.js";
-import { crudTests } from "../../src/storage/suite/crud-tests.js";
-import { Recorder } from "../../src/storage/suite/helpers.js";
-import { listTests } from "../../src/storage/suite/list-tests.js";
-import { watchTests } from "../../src/storage/suite/watch-tests.js";
 import { type EtcdProcess, startEtcd } from "../support/etcd-process.js";
+import { runBackendSuite } from "../support/storage-suite/backend-suite.js";
+import { crudTests } from "../support/storage-suite/crud-tests.js";
+import { Recorder } from "../support/storage-suite/helpers.js";
+import { listTests } from "../support/storage-suite/list-tests.js";
+import { watchTests } from "../support/storage-suite/watch-tests.js";
 
 /** A backend on an etcd of its own; closing the backend stops that etcd. */
 async function onFreshEtcd(): Promise<Backend> {

@@ -11,9 +11,9 @@
 import assert from "node:assert/strict";
 import https from "node:https";
 import { after, before, describe, it } from "node:test";
-import { envelope, lField } from "../../src/apiserver/protobuf/test-writer.js";
 import { loadKubeconfig } from "../../src/client/index.js";
 import { type Hearth, startHearth } from "../support/hearth-process.js";
+import { envelope, lField } from "../support/protobuf/test-writer.js";
 
 /** POSTs raw bytes with the admin token; resolves with the status code and body. */
 async function postBytes(

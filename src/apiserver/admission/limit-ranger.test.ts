@@ -6,12 +6,12 @@
  */
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
+import { LaggingBackend } from "../../../test/support/fixtures/store.js";
 import type { KubeObject, Pod } from "../../api/index.js";
 import { ForbiddenError } from "../../api/index.js";
 import { builtinTypes } from "../resources/builtin.js";
 import { defaultLimitRange, type LimitRange } from "../resources/quota-validation.js";
 import { ResourceRegistry } from "../resources/registry.js";
-import { LaggingBackend } from "../store/fixtures.js";
 import { ObjectStore } from "../store/object-store.js";
 import { LimitRanger } from "./limit-ranger.js";
 import type { AdmissionAttributes } from "./types.js";

@@ -7,12 +7,12 @@
  */
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
+import { LaggingBackend } from "../../../test/support/fixtures/store.js";
 import type { KubeObject } from "../../api/index.js";
 import { ForbiddenError, NotFoundError } from "../../api/index.js";
 import { builtinTypes } from "../resources/builtin.js";
 import { ResourceRegistry } from "../resources/registry.js";
 import { syncedWrites } from "../store/cache-sync.js";
-import { LaggingBackend } from "../store/fixtures.js";
 import { ObjectStore } from "../store/object-store.js";
 import { NamespaceLifecycle } from "./namespace-lifecycle.js";
 

@@ -8,13 +8,13 @@
  */
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
+import { LaggingBackend } from "../../../test/support/fixtures/store.js";
 import type { KubeObject, ResourceQuota } from "../../api/index.js";
 import { ForbiddenError } from "../../api/index.js";
 import type { KeyValue, ListOptions, ListResult } from "../../storage/index.js";
 import { builtinTypes } from "../resources/builtin.js";
 import { ResourceRegistry } from "../resources/registry.js";
 import type { ResourceType } from "../resources/resource-type.js";
-import { LaggingBackend } from "../store/fixtures.js";
 import { ObjectStore } from "../store/object-store.js";
 import { ResourceQuotaAdmission } from "./resource-quota.js";
 import type { AdmissionAttributes } from "./types.js";

@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
+import { LaggingBackend } from "../../../test/support/fixtures/store.js";
 import type { KubeObject } from "../../api/index.js";
 import {
   DEFAULT_CLASS_ANNOTATION,
@@ -14,7 +15,6 @@ import {
 } from "../../api/index.js";
 import { builtinTypes } from "../resources/builtin.js";
 import { ResourceRegistry } from "../resources/registry.js";
-import { LaggingBackend } from "../store/fixtures.js";
 import { ObjectStore } from "../store/object-store.js";
 import { StorageAdmission } from "./storage-admission.js";
 import type { AdmissionAttributes } from "./types.js";

@@ -7,10 +7,10 @@
  */
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
+import { LaggingBackend } from "../../../test/support/fixtures/store.js";
 import type { KubeObject } from "../../api/index.js";
 import { builtinTypes } from "../resources/builtin.js";
 import { ResourceRegistry } from "../resources/registry.js";
-import { LaggingBackend } from "../store/fixtures.js";
 import { decodeObject, encodeObject } from "../store/object-store.js";
 import { CRD_CLEANUP_FINALIZER } from "./crd-kind.js";
 import { CrdRegistrar } from "./crd-registrar.js";

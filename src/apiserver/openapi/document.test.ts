@@ -2,9 +2,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { isDeepStrictEqual } from "node:util";
+import { allResources, configMaps, cronTabs } from "../../../test/support/fixtures/openapi.js";
 import type { Schema } from "../../api/index.js";
 import { buildGroupVersionDocument } from "./document.js";
-import { allResources, configMaps, cronTabs } from "./fixtures.js";
 import type { OpenApiDocument, OpenApiOperation, OpenApiResource } from "./types.js";
 
 const core = buildGroupVersionDocument("", "v1", allResources);

@@ -1,7 +1,7 @@
 /** The /openapi/v3 index and its content hashes. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { allResources, configMaps } from "./fixtures.js";
+import { allResources, configMaps } from "../../../test/support/fixtures/openapi.js";
 import { buildOpenApiDocuments, buildOpenApiIndex, documentHash } from "./openapi-index.js";
 
 describe("buildOpenApiIndex", () => {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { allResources } from "./fixtures.js";
+import { allResources } from "../../../test/support/fixtures/openapi.js";
 import { buildOpenApiDocuments } from "./openapi-index.js";
 import { buildSwaggerDocument } from "./v2-document.js";
 import { toV2Schema } from "./v2-schema.js";

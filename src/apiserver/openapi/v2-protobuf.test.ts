@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { allResources } from "../../../test/support/fixtures/openapi.js";
 import { toText, WireReader, WireType } from "../protobuf/wire.js";
-import { allResources } from "./fixtures.js";
 import { buildOpenApiDocuments } from "./openapi-index.js";
 import { buildSwaggerDocument } from "./v2-document.js";
 import { encodeSwaggerDocument } from "./v2-protobuf.js";

@@ -1,9 +1,9 @@
 /** compareObjects: added, modified and removed paths for maps, lists, nulls and duplicates. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { namespaceSchema, workloadSchema } from "../../../test/support/fixtures/patch.js";
 import { type Comparison, compareObjects } from "./compare.js";
 import { formatPath } from "./field-path.js";
-import { namespaceSchema, workloadSchema } from "./fixtures.js";
 
 const printed = (c: Comparison) => ({
   added: c.added.paths().map(formatPath),

@@ -4,10 +4,10 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { namespaceSchema, workloadSchema } from "../../../test/support/fixtures/patch.js";
 import type { KubeObject } from "../../api/index.js";
 import { type FieldPath, formatPath } from "./field-path.js";
 import { FieldSet } from "./field-set.js";
-import { namespaceSchema, workloadSchema } from "./fixtures.js";
 import { computeFieldSet } from "./to-field-set.js";
 
 describe("computeFieldSet", () => {

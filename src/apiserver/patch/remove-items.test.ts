@@ -1,8 +1,8 @@
 /** removeItems: whole subtrees go, emptied maps and lists go with them, atomic values stay whole. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { workloadSchema } from "../../../test/support/fixtures/patch.js";
 import { FieldSet } from "./field-set.js";
-import { workloadSchema } from "./fixtures.js";
 import { removeItems } from "./remove-items.js";
 
 const object = () => ({

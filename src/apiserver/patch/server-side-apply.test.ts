@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { configMapSchema } from "../../../test/support/fixtures/patch.js";
 import type { KubeObject } from "../../api/index.js";
 import { ApiError } from "../../api/index.js";
-import { configMapSchema } from "./fixtures.js";
 import { serverSideApply } from "./server-side-apply.js";
 import { updateManagedFields } from "./update-managed-fields.js";
 

@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { namespaceSchema, workloadSchema } from "../../../test/support/fixtures/patch.js";
 import type { KubeObject } from "../../api/index.js";
 import { ApiError } from "../../api/index.js";
-import { namespaceSchema, workloadSchema } from "./fixtures.js";
 import { PATCH_REJECTED_MESSAGE } from "./json-patch.js";
 import { applyStrategicMergePatch } from "./strategic-patch.js";
 

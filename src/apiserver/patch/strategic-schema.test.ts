@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { objectMetaSchema } from "../../../test/support/fixtures/patch.js";
 import type { KubeObject, Schema } from "../../api/index.js";
 import { ApiError } from "../../api/index.js";
-import { objectMetaSchema } from "./fixtures.js";
 import { applyStrategicMergePatch } from "./strategic-patch.js";
 
 const str: Schema = { type: "string" };

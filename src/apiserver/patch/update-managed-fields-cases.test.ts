@@ -9,8 +9,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { configMapSchema, workloadSchema } from "../../../test/support/fixtures/patch.js";
 import type { KubeObject, ManagedFieldsEntry, Schema } from "../../api/index.js";
-import { configMapSchema, workloadSchema } from "./fixtures.js";
 import { type UpdateManagedFieldsArgs, updateManagedFields } from "./update-managed-fields.js";
 
 const str: Schema = { type: "string" };

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { configMapSchema, namespaceSchema } from "../../../test/support/fixtures/patch.js";
 import type { KubeObject } from "../../api/index.js";
-import { configMapSchema, namespaceSchema } from "./fixtures.js";
 import { type UpdateManagedFieldsArgs, updateManagedFields } from "./update-managed-fields.js";
 
 const T1 = "2024-05-01T10:00:00Z";

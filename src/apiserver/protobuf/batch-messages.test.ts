@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { envelope, lField, vField } from "../../../test/support/protobuf/test-writer.js";
 import { decodeKubeProtobuf } from "./index.js";
-import { envelope, lField, vField } from "./test-writer.js";
 
 const time = (seconds: number) => [...vField(1, seconds)];
 const T0 = 1_700_000_000;

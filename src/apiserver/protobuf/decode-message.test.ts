@@ -5,11 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { bytes, fixedField, lField, vField } from "../../../test/support/protobuf/test-writer.js";
 import { ConfigMap, ServiceAccount } from "./core-messages.js";
 import { decodeMessage } from "./decode-message.js";
 import { ObjectMeta } from "./meta-messages.js";
 import { always, inline, list, listOrNull, map, message, omitEmpty } from "./schema.js";
-import { bytes, fixedField, lField, vField } from "./test-writer.js";
 import { ProtobufDecodeError } from "./wire.js";
 
 const entry = (key: string, value: string) => lField(11, lField(1, key), lField(2, value));

@@ -1,9 +1,9 @@
 /** decodeKubeProtobuf's envelope handling and its errors: magic, kinds, malformed bytes. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { KUBECTL_VECTORS } from "../../../test/support/protobuf/kubectl-vectors.js";
+import { bytes, envelope, lField } from "../../../test/support/protobuf/test-writer.js";
 import { decodeKubeProtobuf, PROTOBUF_CONTENT_TYPE, ProtobufDecodeError } from "./index.js";
-import { KUBECTL_VECTORS } from "./kubectl-vectors.js";
-import { bytes, envelope, lField } from "./test-writer.js";
 
 function fails(body: Buffer, code: ProtobufDecodeError["code"], message: string | RegExp): void {
   assert.throws(

@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { bytes, fixedField, lField, vField } from "../../../test/support/protobuf/test-writer.js";
 import { decodeIntOrString, decodeQuantity } from "./scalar-messages.js";
-import { bytes, fixedField, lField, vField } from "./test-writer.js";
 import { ProtobufDecodeError } from "./wire.js";
 
 function malformed(fn: () => unknown, message: RegExp): void {

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { envelope, lField, vField } from "../../../test/support/protobuf/test-writer.js";
 import { decodeKubeProtobuf } from "./index.js";
-import { envelope, lField, vField } from "./test-writer.js";
 
 /** 2023-11-14T22:13:20Z as a metav1.Time. */
 const TIME = lField(4, vField(1, 1_700_000_000));

@@ -1,7 +1,7 @@
 /** metav1.Time / MicroTime from protobuf Timestamps: zero values, truncation, formatting. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { bytes, fixedField, vField } from "./test-writer.js";
+import { bytes, fixedField, vField } from "../../../test/support/protobuf/test-writer.js";
 import { decodeMicroTime, decodeTime, formatUtc } from "./time.js";
 import { ProtobufDecodeError } from "./wire.js";
 

@@ -5,11 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { HAND_VECTORS } from "./hand-vectors.js";
+import { HAND_VECTORS } from "../../../test/support/protobuf/hand-vectors.js";
+import { KUBECTL_SINK_VECTORS } from "../../../test/support/protobuf/kubectl-sink-vectors.js";
+import { KUBECTL_VECTORS } from "../../../test/support/protobuf/kubectl-vectors.js";
+import { KUBECTL_WORKLOAD_VECTORS } from "../../../test/support/protobuf/kubectl-workload-vectors.js";
 import { decodeKubeProtobuf } from "./index.js";
-import { KUBECTL_SINK_VECTORS } from "./kubectl-sink-vectors.js";
-import { KUBECTL_VECTORS } from "./kubectl-vectors.js";
-import { KUBECTL_WORKLOAD_VECTORS } from "./kubectl-workload-vectors.js";
 
 /** The decoded object as JSON text, `kind` first as kubectl prints it. */
 function asKubectlText(body: string): string {

@@ -1,7 +1,13 @@
 /** WireReader: varints, tags, length-delimited fields, skipping, and malformed input. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { bytes, fixedField, lField, varint, vField } from "./test-writer.js";
+import {
+  bytes,
+  fixedField,
+  lField,
+  varint,
+  vField,
+} from "../../../test/support/protobuf/test-writer.js";
 import { ProtobufDecodeError, toInt32, toInt64, toText, WireReader, WireType } from "./wire.js";
 
 function malformed(fn: () => unknown, pattern: RegExp): void {

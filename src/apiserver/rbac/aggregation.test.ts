@@ -1,10 +1,10 @@
 /** ClusterRole aggregation: the union rule, and the in-apiserver loop that stores it. */
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
+import { clusterRole } from "../../../test/support/fixtures/rbac.js";
 import { MemoryBackend } from "../../storage/index.js";
 import { ObjectStore } from "../store/object-store.js";
 import { aggregatedRules, ClusterRoleAggregator, sameRules } from "./aggregation.js";
-import { clusterRole } from "./fixtures.js";
 import { clusterRoleType } from "./kinds.js";
 import { PolicyCache } from "./policy-cache.js";
 import type { ClusterRole, PolicyRule } from "./types.js";

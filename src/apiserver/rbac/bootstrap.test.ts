@@ -1,13 +1,13 @@
 /** The bootstrap policy: created once, completed when autoupdate allows, left alone otherwise. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { binding, clusterRole, group } from "../../../test/support/fixtures/rbac.js";
 import { MemoryBackend } from "../../storage/index.js";
 import { builtinTypes } from "../resources/builtin.js";
 import { ResourceRegistry } from "../resources/registry.js";
 import { ObjectStore } from "../store/object-store.js";
 import { ensureBootstrapPolicy, reconcileBinding, reconcileClusterRole } from "./bootstrap.js";
 import { BOOTSTRAP_CLUSTER_ROLE_BINDINGS, BOOTSTRAP_CLUSTER_ROLES } from "./bootstrap-policy.js";
-import { binding, clusterRole, group } from "./fixtures.js";
 import { clusterRoleBindingType, clusterRoleType } from "./kinds.js";
 import type { ClusterRole } from "./types.js";
 

@@ -1,13 +1,19 @@
 /** Escalation prevention: covering rules, kube's message, and the escalate/bind exemptions. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import {
+  binding,
+  clusterRole,
+  role,
+  staticPolicy,
+  user,
+} from "../../../test/support/fixtures/rbac.js";
 import type { KubeObject } from "../../api/index.js";
 import { ForbiddenError, NotFoundError } from "../../api/index.js";
 import type { AdmissionAttributes } from "../admission/types.js";
 import type { UserInfo } from "../auth/types.js";
 import { breakdownRule, compactString, uncovered } from "./covers.js";
 import { EscalationCheck } from "./escalation.js";
-import { binding, clusterRole, role, staticPolicy, user } from "./fixtures.js";
 import { clusterRoleBindingType, clusterRoleType, roleBindingType, roleType } from "./kinds.js";
 import { RBACAuthorizer } from "./rbac-authorizer.js";
 import type { PolicyRule } from "./types.js";

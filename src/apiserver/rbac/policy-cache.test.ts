@@ -1,9 +1,9 @@
 /** The policy cache follows storage: creates, updates and deletes of all four kinds, by namespace. */
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
+import { binding, clusterRole, role, user } from "../../../test/support/fixtures/rbac.js";
 import { MemoryBackend } from "../../storage/index.js";
 import { ObjectStore } from "../store/object-store.js";
-import { binding, clusterRole, role, user } from "./fixtures.js";
 import { clusterRoleBindingType, clusterRoleType, roleBindingType, roleType } from "./kinds.js";
 import { PolicyCache, type PolicyChange } from "./policy-cache.js";
 

@@ -1,8 +1,15 @@
 /** The RBAC authorizer over a fixed policy: bindings, subjects, reasons, errors and rule listing. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import {
+  binding,
+  clusterRole,
+  group,
+  role,
+  staticPolicy,
+  user,
+} from "../../../test/support/fixtures/rbac.js";
 import type { AuthorizationAttributes, UserInfo } from "../auth/types.js";
-import { binding, clusterRole, group, role, staticPolicy, user } from "./fixtures.js";
 import { RBACAuthorizer } from "./rbac-authorizer.js";
 import { appliesToUser } from "./rule-resolver.js";
 

@@ -1,9 +1,9 @@
 /** kube's validation of RBAC objects, with its field paths and wording. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { binding, group, user } from "../../../test/support/fixtures/rbac.js";
 import type { KubeObject } from "../../api/index.js";
 import { fieldErrorMessage } from "../../api/index.js";
-import { binding, group, user } from "./fixtures.js";
 import { defaultBinding, validateBinding, validateRole } from "./validation.js";
 
 const messages = (errors: { field: string; detail: string; reason: string }[]) =>

@@ -6,9 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
+import { LaggingBackend } from "../../../test/support/fixtures/store.js";
 import type { KeyValue, StorageEvent } from "../../storage/index.js";
 import { followPrefix, WatchProgress } from "./cache-sync.js";
-import { LaggingBackend } from "./fixtures.js";
 
 /** Records what followPrefix hands its follower: a map of key → value, loads and events. */
 class Mirror {

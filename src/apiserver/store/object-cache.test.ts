@@ -7,10 +7,10 @@
  */
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
+import { LaggingBackend } from "../../../test/support/fixtures/store.js";
 import type { KubeObject } from "../../api/index.js";
 import { builtinTypes } from "../resources/builtin.js";
 import { ResourceRegistry } from "../resources/registry.js";
-import { LaggingBackend } from "./fixtures.js";
 import { ObjectCache } from "./object-cache.js";
 import { ObjectStore } from "./object-store.js";
 

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { antiAffinity, node, pod } from "../../../test/support/fixtures/scheduler.js";
 import {
   REASON_ANTI_AFFINITY,
   REASON_EXISTING_ANTI_AFFINITY,
   termSelects,
 } from "./anti-affinity.js";
 import { schedule } from "./fit.js";
-import { antiAffinity, node, pod } from "./fixtures.js";
 
 describe("scheduler anti-affinity", () => {
   const nodes = [node("a"), node("b")];

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { node, pod } from "../../../test/support/fixtures/scheduler.js";
 import { fitErrorMessage, schedule } from "./fit.js";
-import { node, pod } from "./fixtures.js";
 import { podRequests } from "./resources.js";
 import type { Pod } from "./types.js";
 

@@ -6,9 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { condition, entry, setUp, verbs } from "../../../test/support/fixtures/engine.js";
 import { findCondition } from "../../runtime/index.js";
 import { FIELD_MANAGER, STALL_AFTER, UNINSTALL_FINALIZER } from "./app-reconciler.js";
-import { condition, entry, setUp, verbs } from "./fixtures.js";
 import {
   type App,
   LABEL_APP_GROUP,

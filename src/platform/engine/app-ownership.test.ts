@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { definition, entry, REQUEST, setUp, verbs } from "../../../test/support/fixtures/engine.js";
 import { AppReconciler } from "./app-reconciler.js";
-import { definition, entry, REQUEST, setUp, verbs } from "./fixtures.js";
 import {
   type App,
   type InventoryEntry,

@@ -6,9 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { condition, scriptedHooks, setUp, verbs } from "../../../test/support/fixtures/engine.js";
 import { findCondition } from "../../runtime/index.js";
 import { STALL_AFTER, UNINSTALL_FINALIZER } from "./app-reconciler.js";
-import { condition, scriptedHooks, setUp, verbs } from "./fixtures.js";
 import type { AppHooks } from "./module.js";
 
 describe("AppReconciler: uninstall", () => {

@@ -1,5 +1,5 @@
 /** Runs the shared backend suite against the in-memory backend. */
-import { runBackendSuite } from "../backend-suite.js";
+import { runBackendSuite } from "../../../test/support/storage-suite/backend-suite.js";
 import { MemoryBackend } from "./memory-backend.js";
 
 runBackendSuite("memory", async () => new MemoryBackend());

@@ -6,9 +6,9 @@
  * hand-built envelopes with odd types).
  */
 import YAML from "yaml";
-import { KUBECTL_VECTORS } from "../../../src/apiserver/protobuf/kubectl-vectors.js";
-import { KUBECTL_WORKLOAD_VECTORS } from "../../../src/apiserver/protobuf/kubectl-workload-vectors.js";
-import { envelope, lField, vField } from "../../../src/apiserver/protobuf/test-writer.js";
+import { KUBECTL_VECTORS } from "../protobuf/kubectl-vectors.js";
+import { KUBECTL_WORKLOAD_VECTORS } from "../protobuf/kubectl-workload-vectors.js";
+import { envelope, lField, vField } from "../protobuf/test-writer.js";
 import { jsonText, type Mutated } from "./mutate.js";
 import type { Prng } from "./prng.js";
 

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import type { Backend, KeyValue, StorageEvent } from "../backend.js";
+import type { Backend, KeyValue, StorageEvent } from "../../../src/storage/backend.js";
 import { type OpenBackend, Recorder, withBackend } from "./helpers.js";
 
 /** Writes a mixed history under /a/ and /b/: creates, updates and deletes. */

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import { CompactedError } from "../errors.js";
+import { CompactedError } from "../../../src/storage/errors.js";
 import { type OpenBackend, Recorder, withBackend } from "./helpers.js";
 
 export function compactionTests(open: OpenBackend): void {

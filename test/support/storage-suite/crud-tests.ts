@@ -4,7 +4,11 @@
  */
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import { KeyExistsError, KeyNotFoundError, RevisionMismatchError } from "../errors.js";
+import {
+  KeyExistsError,
+  KeyNotFoundError,
+  RevisionMismatchError,
+} from "../../../src/storage/errors.js";
 import { type OpenBackend, withBackend } from "./helpers.js";
 
 export function crudTests(open: OpenBackend): void {

@@ -6,8 +6,12 @@
  */
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import type { KeyValue } from "../backend.js";
-import { KeyExistsError, KeyNotFoundError, RevisionMismatchError } from "../errors.js";
+import type { KeyValue } from "../../../src/storage/backend.js";
+import {
+  KeyExistsError,
+  KeyNotFoundError,
+  RevisionMismatchError,
+} from "../../../src/storage/errors.js";
 import { type OpenBackend, Recorder, withBackend } from "./helpers.js";
 
 const RACERS = 12;

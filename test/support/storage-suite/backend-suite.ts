@@ -8,16 +8,16 @@
  * `openForCompaction`, which must give a store of its own.
  */
 import { describe } from "node:test";
-import type { Backend } from "./backend.js";
-import { closeTests } from "./suite/close-tests.js";
-import { compactionTests } from "./suite/compaction-tests.js";
-import { concurrencyTests } from "./suite/concurrency-tests.js";
-import { crudTests } from "./suite/crud-tests.js";
-import { listTests } from "./suite/list-tests.js";
-import { preconditionTests } from "./suite/precondition-tests.js";
-import { valueTests } from "./suite/value-tests.js";
-import { watchReplayTests } from "./suite/watch-replay-tests.js";
-import { watchTests } from "./suite/watch-tests.js";
+import type { Backend } from "../../../src/storage/backend.js";
+import { closeTests } from "./close-tests.js";
+import { compactionTests } from "./compaction-tests.js";
+import { concurrencyTests } from "./concurrency-tests.js";
+import { crudTests } from "./crud-tests.js";
+import { listTests } from "./list-tests.js";
+import { preconditionTests } from "./precondition-tests.js";
+import { valueTests } from "./value-tests.js";
+import { watchReplayTests } from "./watch-replay-tests.js";
+import { watchTests } from "./watch-tests.js";
 
 type Open = () => Promise<Backend>;
 

@@ -5,8 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import type { Backend } from "../backend.js";
-import { KeyExistsError, KeyNotFoundError, RevisionMismatchError } from "../errors.js";
+import type { Backend } from "../../../src/storage/backend.js";
+import {
+  KeyExistsError,
+  KeyNotFoundError,
+  RevisionMismatchError,
+} from "../../../src/storage/errors.js";
 import { type OpenBackend, withBackend } from "./helpers.js";
 
 /** A write that must be refused with `error`, taking no revision and changing nothing. */

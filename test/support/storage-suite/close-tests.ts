@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import type { Backend } from "../backend.js";
-import { BackendClosedError } from "../errors.js";
+import type { Backend } from "../../../src/storage/backend.js";
+import { BackendClosedError } from "../../../src/storage/errors.js";
 import { type OpenBackend, Recorder } from "./helpers.js";
 
 /** Every Backend call, as it would be made after close. */

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import type { KeyValue } from "../backend.js";
+import type { KeyValue } from "../../../src/storage/backend.js";
 import { type OpenBackend, Recorder, withBackend } from "./helpers.js";
 
 export function watchTests(open: OpenBackend): void {

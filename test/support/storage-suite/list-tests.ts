@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import type { Backend, ListResult } from "../backend.js";
+import type { Backend, ListResult } from "../../../src/storage/backend.js";
 import { type OpenBackend, withBackend } from "./helpers.js";
 
 const keysOf = (result: ListResult) => result.items.map((kv) => kv.key);

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import type { Backend } from "../backend.js";
+import type { Backend } from "../../../src/storage/backend.js";
 import { type OpenBackend, Recorder, withBackend } from "./helpers.js";
 
 /** Just under 1.5 MiB with the key and framing, so etcd takes it too. */

@@ -3,7 +3,7 @@
  * and a watch recorder whose waits end on a condition or a deadline (never on a
  * sleep), since a backend may deliver events asynchronously.
  */
-import type { Backend, StorageEvent, WatchOptions } from "../backend.js";
+import type { Backend, StorageEvent, WatchOptions } from "../../../src/storage/backend.js";
 
 export type OpenBackend = () => Promise<Backend>;
 
