@@ -18,6 +18,17 @@ export {
   KeyNotFoundError,
   RevisionMismatchError,
 } from "./errors.js";
-export { EtcdBackend, type EtcdBackendOptions, openEtcdBackend } from "./etcd/etcd-backend.js";
+
+import type { EtcdBackend, EtcdBackendOptions } from "./etcd/etcd-backend.js";
+
+export type { EtcdBackend, EtcdBackendOptions };
+
+/**
+ * Opens the etcd backend, loading it (and etcd3's gRPC stack, some 25 MB of
+ * RSS) only when a server is configured to store in etcd.
+ */
+export async function openEtcdBackend(opts: EtcdBackendOptions): Promise<EtcdBackend> {
+  return (await import("./etcd/etcd-backend.js")).openEtcdBackend(opts);
+}
 export { MemoryBackend } from "./memory/memory-backend.js";
 export { openSqliteBackend, SqliteBackend } from "./sqlite/sqlite-backend.js";

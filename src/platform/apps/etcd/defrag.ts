@@ -8,7 +8,7 @@
  * everyone. One line per member; a member that fails does not stop the others
  * but makes the result not ok.
  */
-import { Etcd3, type IOptions } from "etcd3";
+import type { Etcd3, IOptions } from "etcd3";
 import { errorText } from "../../../client/index.js";
 import type { DefragRule, MemberSizes } from "./defrag-rule.js";
 
@@ -45,7 +45,8 @@ export interface MemberOutcome {
 
 const DIAL_TIMEOUT_MS = 10_000;
 
-function connect(hosts: string[], tls: EtcdTls | undefined): Etcd3 {
+/** etcd3 (and its gRPC stack) loads on first use: `hearth up` imports this module but never calls it. */
+function connect(Client: typeof Etcd3, hosts: string[], tls: EtcdTls | undefined): Etcd3 {
   const options: IOptions = { hosts, dialTimeout: DIAL_TIMEOUT_MS };
   if (tls)
     options.credentials = {
@@ -53,7 +54,7 @@ function connect(hosts: string[], tls: EtcdTls | undefined): Etcd3 {
       ...(tls.key ? { privateKey: tls.key } : {}),
       ...(tls.cert ? { certChain: tls.cert } : {}),
     };
-  return new Etcd3(options);
+  return new Client(options);
 }
 
 const message = errorText;
@@ -111,7 +112,8 @@ function describe(o: MemberOutcome): string {
 export async function defragment(
   opts: DefragOptions,
 ): Promise<{ ok: boolean; members: MemberOutcome[] }> {
-  const seed = connect(opts.endpoints, opts.tls);
+  const { Etcd3 } = await import("etcd3");
+  const seed = connect(Etcd3, opts.endpoints, opts.tls);
   const members: Member[] = [];
   try {
     const endpoints = opts.cluster ? await clusterEndpoints(seed) : opts.endpoints;
@@ -119,7 +121,7 @@ export async function defragment(
     for (const endpoint of endpoints) {
       const m: Member = {
         endpoint,
-        client: connect([endpoint], opts.tls),
+        client: connect(Etcd3, [endpoint], opts.tls),
         outcome: { endpoint, action: "skipped" },
       };
       members.push(m);

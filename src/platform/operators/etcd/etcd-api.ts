@@ -4,7 +4,7 @@
  * (list, add a learner, promote, remove), each member's status, and turning
  * auth on. One EtcdApi lives for one reconcile and is closed after it.
  */
-import { Etcd3, type IMember, type IStatusResponse } from "etcd3";
+import type { Etcd3, IMember, IStatusResponse } from "etcd3";
 
 export interface EtcdCredentials {
   caPem: string;
@@ -23,7 +23,12 @@ export interface Membership {
 /** etcd's uint64 member and cluster IDs as etcdctl prints them (hex). */
 export const hexId = (id: string) => BigInt(id).toString(16);
 
-function dial(endpoints: string[], creds: EtcdCredentials): Etcd3 {
+/** etcd3 and its gRPC stack (some 25 MB of RSS) load when the first cluster is dialled. */
+let etcd3: Promise<typeof import("etcd3")> | undefined;
+
+async function dial(endpoints: string[], creds: EtcdCredentials): Promise<Etcd3> {
+  etcd3 ??= import("etcd3");
+  const { Etcd3 } = await etcd3;
   return new Etcd3({
     hosts: endpoints,
     credentials: {
@@ -37,7 +42,7 @@ function dial(endpoints: string[], creds: EtcdCredentials): Etcd3 {
 }
 
 export class EtcdApi {
-  private readonly clients = new Map<string, Etcd3>();
+  private readonly clients = new Map<string, Promise<Etcd3>>();
 
   constructor(
     /** `https://<member ClusterIP>:2379` of each member that may answer. */
@@ -45,11 +50,11 @@ export class EtcdApi {
     private readonly creds: EtcdCredentials,
   ) {}
 
-  private any(): Etcd3 {
+  private any(): Promise<Etcd3> {
     return this.client(this.endpoints.join(","));
   }
 
-  private client(key: string): Etcd3 {
+  private client(key: string): Promise<Etcd3> {
     let c = this.clients.get(key);
     if (!c) {
       c = dial(key.split(","), this.creds);
@@ -59,30 +64,31 @@ export class EtcdApi {
   }
 
   async membership(): Promise<Membership> {
-    const res = await this.any().cluster.memberList({ linearizable: true });
+    const res = await (await this.any()).cluster.memberList({ linearizable: true });
     return { clusterId: res.header.cluster_id, members: res.members ?? [] };
   }
 
   /** The member's own status, or undefined when it does not answer in time. */
   async status(endpoint: string): Promise<IStatusResponse | undefined> {
     try {
-      return await this.client(endpoint).maintenance.status();
+      return await (await this.client(endpoint)).maintenance.status();
     } catch {
       return undefined;
     }
   }
 
   async addLearner(peerUrl: string): Promise<IMember> {
-    return (await this.any().cluster.memberAdd({ peerURLs: [peerUrl], isLearner: true })).member;
+    return (await (await this.any()).cluster.memberAdd({ peerURLs: [peerUrl], isLearner: true }))
+      .member;
   }
 
   /** Fails (and is retried by the caller's requeue) until the learner has caught up. */
   async promote(id: string): Promise<void> {
-    await this.any().cluster.memberPromote({ ID: id });
+    await (await this.any()).cluster.memberPromote({ ID: id });
   }
 
   async remove(id: string): Promise<void> {
-    await this.any().cluster.memberRemove({ ID: id });
+    await (await this.any()).cluster.memberRemove({ ID: id });
   }
 
   /**
@@ -91,7 +97,7 @@ export class EtcdApi {
    * having been done before.
    */
   async enableRootAuth(): Promise<void> {
-    const auth = this.any().auth;
+    const auth = (await this.any()).auth;
     const exists = (e: unknown) => /already exists/.test(String((e as Error).message));
     await auth.roleAdd({ name: "root" }).catch((e) => {
       if (!exists(e)) throw e;
@@ -104,7 +110,11 @@ export class EtcdApi {
   }
 
   close(): void {
-    for (const c of this.clients.values()) c.close();
+    for (const c of this.clients.values())
+      void c.then(
+        (client) => client.close(),
+        () => {},
+      );
     this.clients.clear();
   }
 }
