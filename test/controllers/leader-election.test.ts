@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { KubeObject } from "../../src/api/types.js";
 import { FakeClock, type Manager } from "../../src/runtime/index.js";
-import { type RunningManager, read, runManager } from "../support/controller-steps.js";
+import { type ManagerRun, runManager } from "../support/controller-run.js";
+import { CONFIG_MAP, configMap, getOrGone } from "../support/core-objects.js";
 import { type Env, startEnv } from "../support/envtest.js";
 import { waitFor } from "../support/hearth-process.js";
 
@@ -16,7 +17,7 @@ const TIMING = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs
 
 describe("Manager leader election on a fake clock", () => {
   let env: Env;
-  const managers: RunningManager[] = [];
+  const managers: ManagerRun<unknown>[] = [];
   before(async () => {
     env = await startEnv();
   });
@@ -32,7 +33,7 @@ describe("Manager leader election on a fake clock", () => {
       const register = (m: Manager) =>
         m
           .controller(`cm-${identity}`)
-          .for({ apiVersion: "v1", kind: "ConfigMap" })
+          .for(CONFIG_MAP)
           .complete({ reconcile: async () => void seen[identity]!++ });
       const m = await runManager(env.client, register, {
         leaderElection: { namespace: "kube-system", name: "lock", identity, clock, ...TIMING },
@@ -41,21 +42,19 @@ describe("Manager leader election on a fake clock", () => {
       return m;
     };
     const lease = () =>
-      read<KubeObject & { spec?: { holderIdentity?: string; leaseTransitions?: number } }>(
+      getOrGone<KubeObject & { spec?: { holderIdentity?: string; leaseTransitions?: number } }>(
         env.client,
-        "coordination.k8s.io/v1",
-        "Lease",
-        "lock",
-        "kube-system",
+        {
+          apiVersion: "coordination.k8s.io/v1",
+          kind: "Lease",
+          name: "lock",
+          namespace: "kube-system",
+        },
       );
     const a = await candidate("a");
     await waitFor("a leads", async () => (await lease())?.spec?.holderIdentity === "a");
     await candidate("b");
-    await env.client.create({
-      apiVersion: "v1",
-      kind: "ConfigMap",
-      metadata: { name: "x", namespace: "default" },
-    });
+    await env.client.create(configMap("default", "x"));
     await waitFor("a reconciled", () => seen.a! > 0);
     assert.equal(seen.b, 0, "b does not lead");
     await a.stop();

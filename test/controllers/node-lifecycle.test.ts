@@ -15,16 +15,15 @@ import type { KubeObject } from "../../src/api/types.js";
 import type { Client } from "../../src/client/index.js";
 import { NodeLifecycleController } from "../../src/controllers/node-lifecycle/index.js";
 import { FakeClock } from "../../src/runtime/index.js";
+import { crashAfter, isWrite, type ManagerRun, runManager } from "../support/controller-run.js";
 import {
-  crashAfter,
-  namespace,
-  type RunningManager,
-  read,
-  runManager,
+  createNamespace,
+  getOrGone,
+  NODE,
+  POD,
   waitForObject,
   waitGone,
-  writtenKind,
-} from "../support/controller-steps.js";
+} from "../support/core-objects.js";
 import { type Env, startEnv } from "../support/envtest.js";
 
 const GRACE_MS = 40_000;
@@ -50,12 +49,12 @@ const unreachableEffects = (n: NodeObj) =>
 describe("node lifecycle controller on a fake clock", () => {
   let env: Env;
   let clock: FakeClock;
-  let running: RunningManager | undefined;
+  let running: ManagerRun<void> | undefined;
   let n = 0;
   before(async () => {
     env = await startEnv();
-    await namespace(env.client, "kube-node-lease");
-    await namespace(env.client, "work");
+    await createNamespace(env.client, "kube-node-lease");
+    await createNamespace(env.client, "work");
   });
   after(async () => {
     await running?.stop();
@@ -124,8 +123,9 @@ describe("node lifecycle controller on a fake clock", () => {
       { metadata: { labels: { nudge: `${++n}` } } },
       { type: "merge" },
     );
-  const getNode = (name: string) => read<NodeObj>(env.client, "v1", "Node", name);
-  const getPod = (name: string) => read<PodObj>(env.client, "v1", "Pod", name, "work");
+  const getNode = (name: string) => getOrGone<NodeObj>(env.client, { ...NODE, name });
+  const getPod = (name: string) =>
+    getOrGone<PodObj>(env.client, { ...POD, name, namespace: "work" });
   const unreachable = (name: string) =>
     waitForObject(
       `${name} Unknown and tainted unreachable`,
@@ -165,13 +165,12 @@ describe("node lifecycle controller on a fake clock", () => {
     // Renewed halfway through each grace period: never silent.
     for (let i = 0; i < 3; i++) {
       clock.advance(GRACE_MS / 2);
-      const lease = (await read(
-        env.client,
-        "coordination.k8s.io/v1",
-        "Lease",
-        "renewing",
-        "kube-node-lease",
-      ))!;
+      const lease = await env.client.get({
+        apiVersion: "coordination.k8s.io/v1",
+        kind: "Lease",
+        name: "renewing",
+        namespace: "kube-node-lease",
+      });
       await env.client.update({
         ...lease,
         spec: { ...(lease.spec as object), renewTime: new Date(clock.now()).toISOString() },
@@ -260,10 +259,7 @@ describe("node lifecycle controller on a fake clock", () => {
     clock = new FakeClock();
     await running?.stop();
     await node("half");
-    const { client, crashed } = crashAfter(
-      env.client,
-      (c) => c.method === "updateStatus" && writtenKind(c) === "Node",
-    );
+    const { client, crashed } = crashAfter(env.client, (c) => isWrite(c, "Node", "updateStatus"));
     await start(client);
     await nudge("Node", "half");
     clock.advance(GRACE_MS + 1000);
