@@ -8,10 +8,10 @@
  * edits them, and a restarted Manager catches up with changes made while down.
  */
 import assert from "node:assert/strict";
-import { after, before, beforeEach, describe, it } from "node:test";
+import { beforeEach, describe, it } from "node:test";
 import type { KubeObject } from "../../src/api/types.js";
 import { EndpointsController } from "../../src/controllers/services/index.js";
-import { type ManagerRun, runManager } from "../support/controller-run.js";
+import { useEnv } from "../support/controller-run.js";
 import {
   createNamespace,
   getOrGone,
@@ -19,7 +19,6 @@ import {
   waitForObject,
   waitGone,
 } from "../support/core-objects.js";
-import { type Env, startEnv } from "../support/envtest.js";
 import { waitFor } from "../support/hearth-process.js";
 
 interface Subset {
@@ -38,21 +37,10 @@ interface Slice extends KubeObject {
 const SVC = { apiVersion: "v1", kind: "Service" };
 
 describe("endpoints controller", () => {
-  let env: Env;
-  let running: ManagerRun<void> | undefined;
+  const env = useEnv();
   let n = 0;
   let ns: string;
-  before(async () => {
-    env = await startEnv();
-  });
-  after(async () => {
-    await running?.stop();
-    await env.stop();
-  });
-  const start = async () => {
-    await running?.stop();
-    running = await runManager(env.client, (m) => new EndpointsController(env.client).register(m));
-  };
+  const start = () => env.start((m) => new EndpointsController(env.client).register(m));
 
   /** A pod with `labels`, an IP, Ready as given, and a container port named http. */
   async function pod(
@@ -214,7 +202,7 @@ describe("endpoints controller", () => {
     await pod("a", "10.0.5.1", true);
     await service("web", { app: "web" });
     await endpointsAre("web", ["10.0.5.1"]);
-    await running?.stop();
+    await env.run?.stop();
     await pod("b", "10.0.5.2", true);
     await env.client.delete(
       { apiVersion: "v1", kind: "Pod", name: "a", namespace: ns },

@@ -5,25 +5,21 @@
  * and counts one transition.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { afterEach, describe, it } from "node:test";
 import type { KubeObject } from "../../src/api/types.js";
 import { FakeClock, type Manager } from "../../src/runtime/index.js";
-import { type ManagerRun, runManager } from "../support/controller-run.js";
+import { type ManagerRun, runManager, useEnv } from "../support/controller-run.js";
 import { CONFIG_MAP, configMap, getOrGone } from "../support/core-objects.js";
-import { type Env, startEnv } from "../support/envtest.js";
 import { waitFor } from "../support/hearth-process.js";
 
 const TIMING = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
 
 describe("Manager leader election on a fake clock", () => {
-  let env: Env;
+  const env = useEnv();
   const managers: ManagerRun<unknown>[] = [];
-  before(async () => {
-    env = await startEnv();
-  });
-  after(async () => {
-    for (const m of managers) await m.stop();
-    await env.stop();
+  // Before the env stops (after the tests): every candidate, leader or not.
+  afterEach(async () => {
+    for (const m of managers.splice(0)) await m.stop();
   });
 
   it("runs controllers only on the leader; the other takes over after the lease expires", async () => {

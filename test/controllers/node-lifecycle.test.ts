@@ -10,12 +10,12 @@
  * controller look again, as its own requeue timer would.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import type { KubeObject } from "../../src/api/types.js";
 import type { Client } from "../../src/client/index.js";
 import { NodeLifecycleController } from "../../src/controllers/node-lifecycle/index.js";
 import { FakeClock } from "../../src/runtime/index.js";
-import { crashAfter, isWrite, type ManagerRun, runManager } from "../support/controller-run.js";
+import { crashAfter, isWrite, useEnv } from "../support/controller-run.js";
 import {
   createNamespace,
   getOrGone,
@@ -24,7 +24,6 @@ import {
   waitForObject,
   waitGone,
 } from "../support/core-objects.js";
-import { type Env, startEnv } from "../support/envtest.js";
 
 const GRACE_MS = 40_000;
 const UNREACHABLE = "node.kubernetes.io/unreachable";
@@ -47,29 +46,23 @@ const unreachableEffects = (n: NodeObj) =>
     .join();
 
 describe("node lifecycle controller on a fake clock", () => {
-  let env: Env;
+  const env = useEnv();
   let clock: FakeClock;
-  let running: ManagerRun<void> | undefined;
   let n = 0;
   before(async () => {
-    env = await startEnv();
     await createNamespace(env.client, "kube-node-lease");
     await createNamespace(env.client, "work");
   });
-  after(async () => {
-    await running?.stop();
-    await env.stop();
-  });
 
-  async function start(client: Client = env.client) {
-    await running?.stop();
-    running = await runManager(client, (m) =>
-      new NodeLifecycleController(client, {
-        gracePeriodMs: GRACE_MS,
-        now: () => clock.now(),
-      }).register(m),
+  const start = (client: Client = env.client) =>
+    env.start(
+      (m) =>
+        new NodeLifecycleController(client, {
+          gracePeriodMs: GRACE_MS,
+          now: () => clock.now(),
+        }).register(m),
+      { client },
     );
-  }
   /** A node that posted Ready once, with a Lease renewed once, at the clock's now. */
   async function node(name: string) {
     const iso = new Date(clock.now()).toISOString();
@@ -257,7 +250,7 @@ describe("node lifecycle controller on a fake clock", () => {
 
   it("a Manager restarted after the status write, before the taints, adds them", async () => {
     clock = new FakeClock();
-    await running?.stop();
+    await env.run?.stop();
     await node("half");
     const { client, crashed } = crashAfter(env.client, (c) => isWrite(c, "Node", "updateStatus"));
     await start(client);

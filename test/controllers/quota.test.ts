@@ -8,14 +8,13 @@
  * afresh; and the periodic resync repairs a status someone else drifted.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { canonicalList, listsEqual, type ResourceQuota } from "../../src/api/index.js";
 import type { KubeObject } from "../../src/api/types.js";
 import type { Client } from "../../src/client/index.js";
 import { QuotaController } from "../../src/controllers/quota/index.js";
-import { conflictBefore, isWrite, type ManagerRun, runManager } from "../support/controller-run.js";
+import { conflictBefore, isWrite, useEnv } from "../support/controller-run.js";
 import { configMap, createNamespace, getOrGone, waitForObject } from "../support/core-objects.js";
-import { type Env, startEnv } from "../support/envtest.js";
 
 const HARD = {
   pods: "10",
@@ -54,23 +53,14 @@ const claim = (name: string, ns: string, storage: string): KubeObject => ({
 const QUOTA = { apiVersion: "v1", kind: "ResourceQuota", name: "q" };
 
 describe("ResourceQuota controller", () => {
-  let env: Env;
-  let running: ManagerRun<void> | undefined;
+  const env = useEnv();
   let n = 0;
-  before(async () => {
-    env = await startEnv();
-  });
-  after(async () => {
-    await running?.stop();
-    await env.stop();
-  });
 
-  async function start(client: Client = env.client, resyncMs?: number) {
-    await running?.stop();
-    running = await runManager(client, (m) =>
-      new QuotaController(client, resyncMs === undefined ? {} : { resyncMs }).register(m),
+  const start = (client: Client = env.client, resyncMs?: number) =>
+    env.start(
+      (m) => new QuotaController(client, resyncMs === undefined ? {} : { resyncMs }).register(m),
+      { client },
     );
-  }
   /**
    * A namespace with quota `q`. With `settled` (a Manager runs), waits until the
    * controller filled in `status.hard`: admission charges only such a quota, and
@@ -208,7 +198,7 @@ describe("ResourceQuota controller", () => {
       },
       2,
     );
-    await running?.stop(); // no other Manager measures this namespace first
+    await env.run?.stop(); // no other Manager measures this namespace first
     const ns = await freshNamespace({ "count/configmaps": "5" }, undefined, false);
     await env.client.create(configMap(ns, "one"));
     await env.client.create(configMap(ns, "two"));
@@ -225,7 +215,7 @@ describe("ResourceQuota controller", () => {
     for (const name of ["a", "b", "c"]) await env.client.create(pod(name, ns));
     await env.client.create(configMap(ns, "cm"));
     await usedIs(ns, { pods: "3", "count/configmaps": "1" });
-    await running?.stop();
+    await env.run?.stop();
     await del("Pod", "a", ns);
     await del("Pod", "b", ns);
     await del("ConfigMap", "cm", ns);

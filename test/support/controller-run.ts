@@ -64,14 +64,19 @@ export async function runManager<T>(
   return { manager, handles, stop };
 }
 
+/** How `useEnv`'s `start` runs a Manager: on `client` (default: the suite's), with these options. */
+export interface StartOptions extends ManagerOptions {
+  client?: Client;
+}
+
 /** What `useEnv` gives a describe block. */
 export interface EnvSuite<T> {
   /** The suite's envtest client (from its `before` hook on). */
   readonly client: HttpClient;
   /** The Manager the running test started last, if any; stopped after the test. */
   readonly run: ManagerRun<T> | undefined;
-  /** `runManager` on the suite's client; the run becomes `run`. */
-  start(register: (manager: Manager) => T, opts?: ManagerOptions): Promise<ManagerRun<T>>;
+  /** Stops `run` if there is one, then `runManager`s anew; the new run becomes `run`. */
+  start(register: (manager: Manager) => T, opts?: StartOptions): Promise<ManagerRun<T>>;
 }
 
 /**
@@ -86,15 +91,16 @@ export function useEnv<T = void>(): EnvSuite<T> {
     if (!env) throw new Error("useEnv: the env is started by the describe block's before hook");
     return env;
   };
+  const stopRun = async () => {
+    const last = run;
+    run = undefined;
+    await last?.stop();
+  };
   before(async () => {
     env = await startEnv();
   });
   after(() => env?.stop());
-  afterEach(async () => {
-    const last = run;
-    run = undefined;
-    await last?.stop();
-  });
+  afterEach(stopRun);
   return {
     get client() {
       return started().client;
@@ -102,8 +108,9 @@ export function useEnv<T = void>(): EnvSuite<T> {
     get run() {
       return run;
     },
-    async start(register, opts) {
-      run = await runManager(started().client, register, opts);
+    async start(register, { client, ...opts } = {}) {
+      await stopRun();
+      run = await runManager(client ?? started().client, register, opts);
       return run;
     },
   };
