@@ -8,18 +8,17 @@
  * edits them, and a restarted Manager catches up with changes made while down.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { beforeEach, describe, it } from "node:test";
 import type { KubeObject } from "../../src/api/types.js";
 import { EndpointsController } from "../../src/controllers/services/index.js";
+import { useEnv } from "../support/controller-run.js";
 import {
-  namespace,
-  type RunningManager,
-  read,
-  runManager,
+  createNamespace,
+  getOrGone,
+  POD,
   waitForObject,
   waitGone,
-} from "../support/controller-steps.js";
-import { type Env, startEnv } from "../support/envtest.js";
+} from "../support/core-objects.js";
 import { waitFor } from "../support/hearth-process.js";
 
 interface Subset {
@@ -38,21 +37,10 @@ interface Slice extends KubeObject {
 const SVC = { apiVersion: "v1", kind: "Service" };
 
 describe("endpoints controller", () => {
-  let env: Env;
-  let running: RunningManager | undefined;
+  const env = useEnv();
   let n = 0;
   let ns: string;
-  before(async () => {
-    env = await startEnv();
-  });
-  after(async () => {
-    await running?.stop();
-    await env.stop();
-  });
-  const start = async () => {
-    await running?.stop();
-    running = await runManager(env.client, (m) => new EndpointsController(env.client).register(m));
-  };
+  const start = () => env.start((m) => new EndpointsController(env.client).register(m));
 
   /** A pod with `labels`, an IP, Ready as given, and a container port named http. */
   async function pod(
@@ -92,7 +80,8 @@ describe("endpoints controller", () => {
       metadata: { name, namespace: ns },
       spec: { ...(selector ? { selector } : {}), ports: [{ name: "web", port: 80, targetPort }] },
     });
-  const endpoints = (name: string) => read<Endpoints>(env.client, "v1", "Endpoints", name, ns);
+  const endpoints = (name: string) =>
+    getOrGone<Endpoints>(env.client, { apiVersion: "v1", kind: "Endpoints", name, namespace: ns });
   const slices = async (svc: string) =>
     (
       await env.client.list<Slice>(
@@ -112,13 +101,14 @@ describe("endpoints controller", () => {
         JSON.stringify(ips(e, "notReadyAddresses")) === JSON.stringify(notReady),
     );
 
-  async function freshNamespace() {
-    ns = await namespace(env.client, `ep${++n}`);
-  }
+  // Each test: a Manager of its own, and a fresh namespace.
+  beforeEach(async () => {
+    await start();
+    ns = `ep${++n}`;
+    await createNamespace(env.client, ns);
+  });
 
   it("lists ready and not-ready pods, in Endpoints and in slices", async () => {
-    await start();
-    await freshNamespace();
     await pod("a", "10.0.0.1", true);
     await pod("b", "10.0.0.2", false);
     await pod("other", "10.0.0.9", true, { app: "db" });
@@ -143,8 +133,6 @@ describe("endpoints controller", () => {
   });
 
   it("resolves a named target port per pod: one subset per port number", async () => {
-    await start();
-    await freshNamespace();
     await pod("a", "10.0.1.1", true, { app: "web" }, 8080);
     await pod("b", "10.0.1.2", true, { app: "web" }, 9090);
     await service("web", { app: "web" });
@@ -157,8 +145,6 @@ describe("endpoints controller", () => {
   });
 
   it("follows readiness, relabelling and a selector change; empty when nothing matches", async () => {
-    await start();
-    await freshNamespace();
     const a = await pod("a", "10.0.2.1", false);
     await pod("b", "10.0.2.2", true, { app: "api" });
     await service("web", { app: "web" });
@@ -168,14 +154,14 @@ describe("endpoints controller", () => {
       status: { ...a.status, conditions: [{ type: "Ready", status: "True" }] },
     });
     await endpointsAre("web", ["10.0.2.1"]);
-    const fresh = (await read(env.client, "v1", "Pod", "a", ns))!;
+    const fresh = await env.client.get({ ...POD, name: "a", namespace: ns });
     await env.client.update({ ...fresh, metadata: { ...fresh.metadata, labels: { app: "gone" } } });
     await endpointsAre("web", []);
     await waitFor("one empty slice", async () => {
       const s = await slices("web");
       return s.length === 1 && s[0]!.endpoints.length === 0;
     });
-    const svc = (await read(env.client, "v1", "Service", "web", ns))!;
+    const svc = await env.client.get({ ...SVC, name: "web", namespace: ns });
     await env.client.update({
       ...svc,
       spec: { ...(svc.spec as object), selector: { app: "api" } },
@@ -184,8 +170,6 @@ describe("endpoints controller", () => {
   });
 
   it("removes what it made with the Service, and never touches a selector-less Service's", async () => {
-    await start();
-    await freshNamespace();
     await pod("a", "10.0.3.1", true);
     await service("web", { app: "web" });
     await service("manual");
@@ -204,8 +188,6 @@ describe("endpoints controller", () => {
   });
 
   it("puts back Endpoints someone else edited", async () => {
-    await start();
-    await freshNamespace();
     await pod("a", "10.0.4.1", true);
     await service("web", { app: "web" });
     const ep = await endpointsAre("web", ["10.0.4.1"]);
@@ -217,12 +199,10 @@ describe("endpoints controller", () => {
   });
 
   it("a restarted Manager catches up with pods and Services changed while it was down", async () => {
-    await start();
-    await freshNamespace();
     await pod("a", "10.0.5.1", true);
     await service("web", { app: "web" });
     await endpointsAre("web", ["10.0.5.1"]);
-    await running?.stop();
+    await env.run?.stop();
     await pod("b", "10.0.5.2", true);
     await env.client.delete(
       { apiVersion: "v1", kind: "Pod", name: "a", namespace: ns },

@@ -5,24 +5,21 @@
  * and counts one transition.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { afterEach, describe, it } from "node:test";
 import type { KubeObject } from "../../src/api/types.js";
 import { FakeClock, type Manager } from "../../src/runtime/index.js";
-import { type RunningManager, read, runManager } from "../support/controller-steps.js";
-import { type Env, startEnv } from "../support/envtest.js";
+import { type ManagerRun, runManager, useEnv } from "../support/controller-run.js";
+import { CONFIG_MAP, configMap, getOrGone } from "../support/core-objects.js";
 import { waitFor } from "../support/hearth-process.js";
 
 const TIMING = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
 
 describe("Manager leader election on a fake clock", () => {
-  let env: Env;
-  const managers: RunningManager[] = [];
-  before(async () => {
-    env = await startEnv();
-  });
-  after(async () => {
-    for (const m of managers) await m.stop();
-    await env.stop();
+  const env = useEnv();
+  const managers: ManagerRun<unknown>[] = [];
+  // Before the env stops (after the tests): every candidate, leader or not.
+  afterEach(async () => {
+    for (const m of managers.splice(0)) await m.stop();
   });
 
   it("runs controllers only on the leader; the other takes over after the lease expires", async () => {
@@ -32,7 +29,7 @@ describe("Manager leader election on a fake clock", () => {
       const register = (m: Manager) =>
         m
           .controller(`cm-${identity}`)
-          .for({ apiVersion: "v1", kind: "ConfigMap" })
+          .for(CONFIG_MAP)
           .complete({ reconcile: async () => void seen[identity]!++ });
       const m = await runManager(env.client, register, {
         leaderElection: { namespace: "kube-system", name: "lock", identity, clock, ...TIMING },
@@ -41,21 +38,19 @@ describe("Manager leader election on a fake clock", () => {
       return m;
     };
     const lease = () =>
-      read<KubeObject & { spec?: { holderIdentity?: string; leaseTransitions?: number } }>(
+      getOrGone<KubeObject & { spec?: { holderIdentity?: string; leaseTransitions?: number } }>(
         env.client,
-        "coordination.k8s.io/v1",
-        "Lease",
-        "lock",
-        "kube-system",
+        {
+          apiVersion: "coordination.k8s.io/v1",
+          kind: "Lease",
+          name: "lock",
+          namespace: "kube-system",
+        },
       );
     const a = await candidate("a");
     await waitFor("a leads", async () => (await lease())?.spec?.holderIdentity === "a");
     await candidate("b");
-    await env.client.create({
-      apiVersion: "v1",
-      kind: "ConfigMap",
-      metadata: { name: "x", namespace: "default" },
-    });
+    await env.client.create(configMap("default", "x"));
     await waitFor("a reconciled", () => seen.a! > 0);
     assert.equal(seen.b, 0, "b does not lead");
     await a.stop();

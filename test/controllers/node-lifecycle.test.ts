@@ -10,22 +10,20 @@
  * controller look again, as its own requeue timer would.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import type { KubeObject } from "../../src/api/types.js";
 import type { Client } from "../../src/client/index.js";
 import { NodeLifecycleController } from "../../src/controllers/node-lifecycle/index.js";
 import { FakeClock } from "../../src/runtime/index.js";
+import { crashAfter, isWrite, useEnv } from "../support/controller-run.js";
 import {
-  crashAfter,
-  namespace,
-  type RunningManager,
-  read,
-  runManager,
+  createNamespace,
+  getOrGone,
+  NODE,
+  POD,
   waitForObject,
   waitGone,
-  writtenKind,
-} from "../support/controller-steps.js";
-import { type Env, startEnv } from "../support/envtest.js";
+} from "../support/core-objects.js";
 
 const GRACE_MS = 40_000;
 const UNREACHABLE = "node.kubernetes.io/unreachable";
@@ -48,29 +46,23 @@ const unreachableEffects = (n: NodeObj) =>
     .join();
 
 describe("node lifecycle controller on a fake clock", () => {
-  let env: Env;
+  const env = useEnv();
   let clock: FakeClock;
-  let running: RunningManager | undefined;
   let n = 0;
   before(async () => {
-    env = await startEnv();
-    await namespace(env.client, "kube-node-lease");
-    await namespace(env.client, "work");
-  });
-  after(async () => {
-    await running?.stop();
-    await env.stop();
+    await createNamespace(env.client, "kube-node-lease");
+    await createNamespace(env.client, "work");
   });
 
-  async function start(client: Client = env.client) {
-    await running?.stop();
-    running = await runManager(client, (m) =>
-      new NodeLifecycleController(client, {
-        gracePeriodMs: GRACE_MS,
-        now: () => clock.now(),
-      }).register(m),
+  const start = (client: Client = env.client) =>
+    env.start(
+      (m) =>
+        new NodeLifecycleController(client, {
+          gracePeriodMs: GRACE_MS,
+          now: () => clock.now(),
+        }).register(m),
+      { client },
     );
-  }
   /** A node that posted Ready once, with a Lease renewed once, at the clock's now. */
   async function node(name: string) {
     const iso = new Date(clock.now()).toISOString();
@@ -124,8 +116,9 @@ describe("node lifecycle controller on a fake clock", () => {
       { metadata: { labels: { nudge: `${++n}` } } },
       { type: "merge" },
     );
-  const getNode = (name: string) => read<NodeObj>(env.client, "v1", "Node", name);
-  const getPod = (name: string) => read<PodObj>(env.client, "v1", "Pod", name, "work");
+  const getNode = (name: string) => getOrGone<NodeObj>(env.client, { ...NODE, name });
+  const getPod = (name: string) =>
+    getOrGone<PodObj>(env.client, { ...POD, name, namespace: "work" });
   const unreachable = (name: string) =>
     waitForObject(
       `${name} Unknown and tainted unreachable`,
@@ -165,13 +158,12 @@ describe("node lifecycle controller on a fake clock", () => {
     // Renewed halfway through each grace period: never silent.
     for (let i = 0; i < 3; i++) {
       clock.advance(GRACE_MS / 2);
-      const lease = (await read(
-        env.client,
-        "coordination.k8s.io/v1",
-        "Lease",
-        "renewing",
-        "kube-node-lease",
-      ))!;
+      const lease = await env.client.get({
+        apiVersion: "coordination.k8s.io/v1",
+        kind: "Lease",
+        name: "renewing",
+        namespace: "kube-node-lease",
+      });
       await env.client.update({
         ...lease,
         spec: { ...(lease.spec as object), renewTime: new Date(clock.now()).toISOString() },
@@ -258,12 +250,9 @@ describe("node lifecycle controller on a fake clock", () => {
 
   it("a Manager restarted after the status write, before the taints, adds them", async () => {
     clock = new FakeClock();
-    await running?.stop();
+    await env.run?.stop();
     await node("half");
-    const { client, crashed } = crashAfter(
-      env.client,
-      (c) => c.method === "updateStatus" && writtenKind(c) === "Node",
-    );
+    const { client, crashed } = crashAfter(env.client, (c) => isWrite(c, "Node", "updateStatus"));
     await start(client);
     await nudge("Node", "half");
     clock.advance(GRACE_MS + 1000);

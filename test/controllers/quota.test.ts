@@ -8,21 +8,13 @@
  * afresh; and the periodic resync repairs a status someone else drifted.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { canonicalList, listsEqual, type ResourceQuota } from "../../src/api/index.js";
 import type { KubeObject } from "../../src/api/types.js";
 import type { Client } from "../../src/client/index.js";
 import { QuotaController } from "../../src/controllers/quota/index.js";
-import {
-  hookClient,
-  namespace,
-  type RunningManager,
-  read,
-  runManager,
-  waitForObject,
-  writtenKind,
-} from "../support/controller-steps.js";
-import { type Env, startEnv } from "../support/envtest.js";
+import { conflictBefore, isWrite, useEnv } from "../support/controller-run.js";
+import { configMap, createNamespace, getOrGone, waitForObject } from "../support/core-objects.js";
 
 const HARD = {
   pods: "10",
@@ -57,30 +49,18 @@ const claim = (name: string, ns: string, storage: string): KubeObject => ({
   spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage } } },
 });
 
-const configMap = (name: string, ns: string): KubeObject => ({
-  apiVersion: "v1",
-  kind: "ConfigMap",
-  metadata: { name, namespace: ns },
-});
+/** The one quota of each test namespace (add its namespace). */
+const QUOTA = { apiVersion: "v1", kind: "ResourceQuota", name: "q" };
 
 describe("ResourceQuota controller", () => {
-  let env: Env;
-  let running: RunningManager | undefined;
+  const env = useEnv();
   let n = 0;
-  before(async () => {
-    env = await startEnv();
-  });
-  after(async () => {
-    await running?.stop();
-    await env.stop();
-  });
 
-  async function start(client: Client = env.client, resyncMs?: number) {
-    await running?.stop();
-    running = await runManager(client, (m) =>
-      new QuotaController(client, resyncMs === undefined ? {} : { resyncMs }).register(m),
+  const start = (client: Client = env.client, resyncMs?: number) =>
+    env.start(
+      (m) => new QuotaController(client, resyncMs === undefined ? {} : { resyncMs }).register(m),
+      { client },
     );
-  }
   /**
    * A namespace with quota `q`. With `settled` (a Manager runs), waits until the
    * controller filled in `status.hard`: admission charges only such a quota, and
@@ -92,7 +72,8 @@ describe("ResourceQuota controller", () => {
     scopes?: string[],
     settled = true,
   ) {
-    const ns = await namespace(env.client, `q${++n}`);
+    const ns = `q${++n}`;
+    await createNamespace(env.client, ns);
     await env.client.create({
       apiVersion: "v1",
       kind: "ResourceQuota",
@@ -107,7 +88,7 @@ describe("ResourceQuota controller", () => {
       );
     return ns;
   }
-  const quota = (ns: string) => read<ResourceQuota>(env.client, "v1", "ResourceQuota", "q", ns);
+  const quota = (ns: string) => getOrGone<ResourceQuota>(env.client, { ...QUOTA, namespace: ns });
   /** Waits until the quota's used values are exactly `used` (and its hard is its spec). */
   const usedIs = async (ns: string, used: Record<string, string>) => {
     try {
@@ -136,7 +117,7 @@ describe("ResourceQuota controller", () => {
     await env.client.create(pod("a", ns, "500m"));
     await env.client.create(pod("b", ns, "1"));
     await env.client.create(claim("c1", ns, "2Gi"));
-    await env.client.create(configMap("cm", ns));
+    await env.client.create(configMap(ns, "cm"));
     const q = await usedIs(ns, {
       pods: "2",
       "requests.cpu": "1500m",
@@ -175,7 +156,7 @@ describe("ResourceQuota controller", () => {
   it("follows a changed spec.hard, dropping names no longer counted", async () => {
     await start();
     const ns = await freshNamespace({ pods: "3", "count/configmaps": "2" });
-    await env.client.create(configMap("cm", ns));
+    await env.client.create(configMap(ns, "cm"));
     await usedIs(ns, { pods: "0", "count/configmaps": "1" });
     const q = (await quota(ns))!;
     await env.client.update({ ...q, spec: { hard: { pods: "7" } } });
@@ -197,27 +178,34 @@ describe("ResourceQuota controller", () => {
   });
 
   it("measures again when its status write conflicts with another writer's", async () => {
-    let conflicts = 0;
     // Just before each of the controller's first two status writes, someone else writes its status.
-    const client = hookClient(env.client, async (call) => {
-      if (call.method !== "updateStatus" || writtenKind(call) !== "ResourceQuota" || conflicts >= 2)
-        return;
-      const q = call.args[0] as ResourceQuota;
-      conflicts++;
-      // A status write (as admission's charge is): no event the controller would react to.
-      await env.client.patchStatus(
-        { apiVersion: "v1", kind: "ResourceQuota", name: "q", namespace: q.metadata.namespace },
-        { status: { hard: q.status?.hard, used: { "count/configmaps": `${6 + conflicts}` } } },
-        { type: "merge" },
-      );
-    });
-    await running?.stop(); // no other Manager measures this namespace first
+    const { client, seen } = conflictBefore(
+      env.client,
+      (call) => isWrite(call, "ResourceQuota", "updateStatus"),
+      (call, nth) => {
+        const q = call.args[0] as ResourceQuota;
+        // A status write (as admission's charge is): no event the controller would react to.
+        return env.client.patchStatus(
+          { ...QUOTA, namespace: q.metadata.namespace },
+          {
+            status: {
+              hard: q.status?.hard,
+              used: { "count/configmaps": `${6 + nth}` },
+            },
+          },
+          { type: "merge" },
+        );
+      },
+      2,
+    );
+    await env.run?.stop(); // no other Manager measures this namespace first
     const ns = await freshNamespace({ "count/configmaps": "5" }, undefined, false);
-    await env.client.create(configMap("one", ns));
-    await env.client.create(configMap("two", ns));
+    await env.client.create(configMap(ns, "one"));
+    await env.client.create(configMap(ns, "two"));
     await start(client);
     const q = await usedIs(ns, { "count/configmaps": "2" });
-    assert.equal(conflicts, 2, "both first writes conflicted");
+    assert.equal(seen.interfered, 2, "another writer went before both first writes");
+    assert.equal(seen.conflicts, 2, "both first writes conflicted");
     assert.equal(q.status?.used?.["count/configmaps"], "2", "measured, not the other writer's 8");
   });
 
@@ -225,9 +213,9 @@ describe("ResourceQuota controller", () => {
     await start();
     const ns = await freshNamespace({ pods: "5", "count/configmaps": "5" });
     for (const name of ["a", "b", "c"]) await env.client.create(pod(name, ns));
-    await env.client.create(configMap("cm", ns));
+    await env.client.create(configMap(ns, "cm"));
     await usedIs(ns, { pods: "3", "count/configmaps": "1" });
-    await running?.stop();
+    await env.run?.stop();
     await del("Pod", "a", ns);
     await del("Pod", "b", ns);
     await del("ConfigMap", "cm", ns);

@@ -18,7 +18,7 @@ import {
   type StorageClass,
 } from "../../src/api/index.js";
 import { VOLUME_DIRECTORY_FINALIZER } from "../../src/controllers/storage/index.js";
-import { read, waitForObject } from "../support/controller-steps.js";
+import { getOrGone, waitForObject } from "../support/core-objects.js";
 import { waitFor } from "../support/hearth-process.js";
 import {
   boundPair,
@@ -219,7 +219,12 @@ describe("storage controllers: binding and provisioning", () => {
     await t.start();
     const local = await waitForObject(
       "local-path created",
-      () => read<StorageClass>(t.env.client, "storage.k8s.io/v1", "StorageClass", "local-path"),
+      () =>
+        getOrGone<StorageClass>(t.env.client, {
+          apiVersion: "storage.k8s.io/v1",
+          kind: "StorageClass",
+          name: "local-path",
+        }),
       () => true,
     );
     assert.equal(

@@ -15,12 +15,12 @@ import type { PersistentVolume } from "../../src/api/index.js";
 import { VolumePool } from "../../src/controllers/storage/index.js";
 import {
   type Call,
+  conflictBefore,
   crashAfter,
-  hookClient,
-  waitForObject,
-  waitGone,
-  writtenKind,
-} from "../support/controller-steps.js";
+  intercept,
+  isWrite,
+} from "../support/controller-run.js";
+import { waitForObject, waitGone } from "../support/core-objects.js";
 import {
   boundPair,
   claimManifest,
@@ -30,11 +30,10 @@ import {
   volumeManifest,
 } from "./storage-fixtures.js";
 
-const isWrite = (method: string, kind: string) => (c: Call) =>
-  c.method === method && writtenKind(c) === kind;
+const writes = (method: string, kind: string) => (c: Call) => isWrite(c, kind, method);
 
 const naming = (c: Call) =>
-  isWrite("update", "PersistentVolumeClaim")(c) &&
+  writes("update", "PersistentVolumeClaim")(c) &&
   !!(c.args[0] as { spec?: { volumeName?: string } }).spec?.volumeName;
 const STATIC_PV = "static-pv";
 
@@ -43,13 +42,13 @@ const STATIC_PV = "static-pv";
  * pool volume's, and a pre-made (static) volume's, whose claimRef is written too.
  */
 const STEPS: { step: string; is: (c: Call) => boolean; static?: boolean }[] = [
-  { step: "the PV created", is: isWrite("create", "PersistentVolume") },
-  { step: "the PV's phase written", is: isWrite("updateStatus", "PersistentVolume") },
+  { step: "the PV created", is: writes("create", "PersistentVolume") },
+  { step: "the PV's phase written", is: writes("updateStatus", "PersistentVolume") },
   { step: "the claim's volumeName written", is: naming },
-  { step: "the claim's status written", is: isWrite("updateStatus", "PersistentVolumeClaim") },
+  { step: "the claim's status written", is: writes("updateStatus", "PersistentVolumeClaim") },
   {
     step: "a static PV's claimRef written",
-    is: isWrite("update", "PersistentVolume"),
+    is: writes("update", "PersistentVolume"),
     static: true,
   },
   { step: "a static claim's volumeName written", is: naming, static: true },
@@ -104,10 +103,7 @@ describe("storage controllers: crash between steps, conflicts", () => {
   }
 
   it("a restart after the claim's default class was assigned provisions once", async () => {
-    const { client, crashed } = crashAfter(
-      t.env.client,
-      isWrite("update", "PersistentVolumeClaim"),
-    );
+    const { client, crashed } = crashAfter(t.env.client, writes("update", "PersistentVolumeClaim"));
     await t.start({ client });
     await t.env.client.create(claimManifest("d", { className: null }));
     await crashed;
@@ -126,8 +122,10 @@ describe("storage controllers: crash between steps, conflicts", () => {
         dead = true; // the process dies right after the directory went
       }
     }
-    const client = hookClient(t.env.client, () => {
-      if (dead) throw new Error("crashed: the process is gone");
+    const client = intercept(t.env.client, {
+      before() {
+        if (dead) throw new Error("crashed: the process is gone");
+      },
     });
     await t.start({ client, pool: (d, b) => new CrashingPool(d, b) });
     await t.env.client.create(claimManifest("r"));
@@ -150,28 +148,30 @@ describe("storage controllers: crash between steps, conflicts", () => {
   });
 
   it("a write that conflicts with the claim's bind is retried until bound", async () => {
-    let competed = 0;
-    const client = hookClient(t.env.client, async (call) => {
-      if (!isWrite("update", "PersistentVolumeClaim")(call) || competed >= 2) return;
-      const claim = call.args[0] as { metadata: { name: string } };
-      if (!("volumeName" in ((call.args[0] as { spec?: object }).spec ?? {}))) return;
-      competed++;
-      // Someone else writes the claim first: the controller's write carries a stale revision.
-      await t.env.client.patch(
-        {
-          apiVersion: "v1",
-          kind: "PersistentVolumeClaim",
-          namespace: NS,
-          name: claim.metadata.name,
-        },
-        { metadata: { labels: { [`other-${competed}`]: "yes" } } },
-        { type: "merge" },
-      );
-    });
+    // Someone else writes the claim first: the controller's write carries a stale revision.
+    const { client, seen } = conflictBefore(
+      t.env.client,
+      (call) =>
+        writes("update", "PersistentVolumeClaim")(call) &&
+        "volumeName" in ((call.args[0] as { spec?: object }).spec ?? {}),
+      (call, nth) =>
+        t.env.client.patch(
+          {
+            apiVersion: "v1",
+            kind: "PersistentVolumeClaim",
+            namespace: NS,
+            name: (call.args[0] as { metadata: { name: string } }).metadata.name,
+          },
+          { metadata: { labels: { [`other-${nth}`]: "yes" } } },
+          { type: "merge" },
+        ),
+      2,
+    );
     await t.start({ client });
     await t.env.client.create(claimManifest("raced"));
     const { claim } = await convergedClaim("raced");
-    assert.equal(competed, 2, "two bind attempts conflicted");
+    assert.equal(seen.interfered, 2, "two bind attempts were raced");
+    assert.equal(seen.conflicts, 2, "and both conflicted");
     assert.equal(claim.metadata.labels?.["other-1"], "yes", "the other writer's change is kept");
     assert.equal(claim.metadata.labels?.["other-2"], "yes");
   });

@@ -12,7 +12,8 @@ import type { AccessMode, ReclaimPolicy, VolumeBindingMode } from "../../src/api
 import type { KubeObject } from "../../src/api/types.js";
 import type { Client } from "../../src/client/index.js";
 import { registerStorageControllers, VolumePool } from "../../src/controllers/storage/index.js";
-import { type RunningManager, read, runManager } from "../support/controller-steps.js";
+import { type ManagerRun, runManager } from "../support/controller-run.js";
+import { createNamespace, eventsAbout, getOrGone } from "../support/core-objects.js";
 import { type Env, startEnv } from "../support/envtest.js";
 
 export const GI = 1024n ** 3n;
@@ -25,7 +26,7 @@ export interface StorageTestEnv {
     client?: Client;
     poolBytes?: bigint;
     pool?: (dir: string, bytes: bigint) => VolumePool;
-  }): Promise<RunningManager>;
+  }): Promise<ManagerRun<void>>;
   claim(name: string, ns?: string): Promise<PersistentVolumeClaim | undefined>;
   volume(name: string): Promise<PersistentVolume | undefined>;
   /** The directory of volume `name` exists in the pool. */
@@ -41,8 +42,8 @@ export async function startStorageTest(): Promise<StorageTestEnv> {
   const env = await startEnv();
   const root = mkdtempSync(join(tmpdir(), "hearth-storage-ctl-"));
   const volumesDir = join(root, "volumes");
-  let running: RunningManager | undefined;
-  await env.client.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: NS } });
+  let running: ManagerRun<void> | undefined;
+  await createNamespace(env.client, NS);
   const t: StorageTestEnv = {
     env,
     volumesDir,
@@ -56,16 +57,16 @@ export async function startStorageTest(): Promise<StorageTestEnv> {
       );
       return running;
     },
-    claim: (name, ns = NS) => read(env.client, "v1", "PersistentVolumeClaim", name, ns),
-    volume: (name) => read(env.client, "v1", "PersistentVolume", name),
+    claim: (name, ns = NS) =>
+      getOrGone(env.client, {
+        apiVersion: "v1",
+        kind: "PersistentVolumeClaim",
+        name,
+        namespace: ns,
+      }),
+    volume: (name) => getOrGone(env.client, { apiVersion: "v1", kind: "PersistentVolume", name }),
     hasDir: (name) => existsSync(join(volumesDir, name)),
-    async events(name, ns = NS) {
-      const list = await env.client.list(
-        { apiVersion: "v1", kind: "Event" },
-        { namespace: ns, fieldSelector: `involvedObject.name=${name}` },
-      );
-      return list.items.map((e) => `${e.reason}: ${e.message}`);
-    },
+    events: (name, ns = NS) => eventsAbout(env.client, ns, name),
     async stop() {
       try {
         await running?.stop();

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { VolumePool } from "../../src/controllers/storage/index.js";
-import { waitForObject, waitGone } from "../support/controller-steps.js";
+import { waitForObject, waitGone } from "../support/core-objects.js";
 import { waitFor } from "../support/hearth-process.js";
 import {
   claimManifest,
@@ -178,8 +178,11 @@ describe("storage controllers: reclaim and protection", () => {
     writeFileSync(join(t.volumesDir, ".pvc-half.provisioning"), "");
     mkdirSync(join(t.volumesDir, "kept-by-admin"), { recursive: true });
     await t.start();
-    await waitFor("the half-made volume swept", () => !t.hasDir("pvc-half"));
-    assert.equal(existsSync(join(t.volumesDir, ".pvc-half.provisioning")), false);
+    // The directory goes first, then its marker: wait for both (the sweep is one pass).
+    await waitFor(
+      "the half-made volume and its marker swept",
+      () => !t.hasDir("pvc-half") && !existsSync(join(t.volumesDir, ".pvc-half.provisioning")),
+    );
     assert.ok(t.hasDir("kept-by-admin"));
   });
 

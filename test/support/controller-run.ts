@@ -2,12 +2,15 @@
  * Controller tests on the envtest apiserver (test/support/envtest.ts) that stop
  * a Manager mid-way and start another: `runManager` runs controllers on a
  * Manager of their own, which a test stops (a crash) and replaces on the same
- * apiserver; `intercept` wraps a client so a test can act around a reconciler's
- * calls — change the object concurrently just before a write (a 409), or crash
- * right after one (nothing more reaches the API from that Manager).
+ * apiserver; `useEnv` gives a describe block one apiserver and stops the
+ * Manager a test ran; `intercept` wraps a client so a test can act around a
+ * reconciler's calls — change the object concurrently just before a write (a
+ * 409), or crash right after one (nothing more reaches the API from that
+ * Manager).
  */
+import { after, afterEach, before } from "node:test";
 import { hasCode } from "../../src/api/index.js";
-import type { Client, RawResponse } from "../../src/client/index.js";
+import type { Client, HttpClient, RawResponse } from "../../src/client/index.js";
 import {
   Manager,
   type ManagerOptions,
@@ -16,6 +19,7 @@ import {
   requestKey,
   type TypedReconciler,
 } from "../../src/runtime/index.js";
+import { type Env, startEnv } from "./envtest.js";
 import { waitFor } from "./hearth-process.js";
 
 /** A Manager running until `stop()`, which resolves once it has stopped. */
@@ -23,31 +27,91 @@ export interface ManagerRun<T> {
   manager: Manager;
   /** What `register` returned (controller handles). */
   handles: T;
+  /** Stops the Manager (once; later calls wait for the same end) and rejects if it failed. */
   stop(): Promise<void>;
 }
 
 /** Short back-off, so retries after a provoked 409 or error come quickly. */
 const TEST_BACKOFF = { baseMs: 5, maxMs: 200 };
 
-/** Builds controllers with `register` on a new Manager, starts it and waits until it is ready. */
+/**
+ * Builds controllers with `register` on a new Manager (silent, with a short
+ * back-off) and starts it; without leader election, waits until it is ready
+ * (and stops it if it never is). With leader election a candidate that does
+ * not lead is never ready: the test waits for what it needs.
+ */
 export async function runManager<T>(
   client: Client,
   register: (manager: Manager) => T,
   opts: ManagerOptions = {},
 ): Promise<ManagerRun<T>> {
-  const manager = new Manager(client, { backoff: TEST_BACKOFF, ...opts });
+  const manager = new Manager(client, { log: () => {}, backoff: TEST_BACKOFF, ...opts });
   const handles = register(manager);
   const running = new AbortController();
   const done = manager.start(running.signal);
   // A failure is the test's to see through stop(); do not crash the runner meanwhile.
   done.catch(() => {});
-  await waitFor("the Manager ready", () => manager.readyz());
+  const stop = () => {
+    running.abort();
+    return done;
+  };
+  if (!opts.leaderElection) {
+    await waitFor("the Manager ready", () => manager.readyz()).catch(async (e) => {
+      await stop().catch(() => {});
+      throw e;
+    });
+  }
+  return { manager, handles, stop };
+}
+
+/** How `useEnv`'s `start` runs a Manager: on `client` (default: the suite's), with these options. */
+export interface StartOptions extends ManagerOptions {
+  client?: Client;
+}
+
+/** What `useEnv` gives a describe block. */
+export interface EnvSuite<T> {
+  /** The suite's envtest client (from its `before` hook on). */
+  readonly client: HttpClient;
+  /** The Manager the running test started last, if any; stopped after the test. */
+  readonly run: ManagerRun<T> | undefined;
+  /** Stops `run` if there is one, then `runManager`s anew; the new run becomes `run`. */
+  start(register: (manager: Manager) => T, opts?: StartOptions): Promise<ManagerRun<T>>;
+}
+
+/**
+ * One envtest apiserver for the calling describe block (started before its
+ * tests, stopped after them) and, after each test, the Manager it last
+ * started stopped. Hooks the block adds later run after these.
+ */
+export function useEnv<T = void>(): EnvSuite<T> {
+  let env: Env | undefined;
+  let run: ManagerRun<T> | undefined;
+  const started = () => {
+    if (!env) throw new Error("useEnv: the env is started by the describe block's before hook");
+    return env;
+  };
+  const stopRun = async () => {
+    const last = run;
+    run = undefined;
+    await last?.stop();
+  };
+  before(async () => {
+    env = await startEnv();
+  });
+  after(() => env?.stop());
+  afterEach(stopRun);
   return {
-    manager,
-    handles,
-    async stop() {
-      running.abort();
-      await done;
+    get client() {
+      return started().client;
+    },
+    get run() {
+      return run;
+    },
+    async start(register, { client, ...opts } = {}) {
+      await stopRun();
+      run = await runManager(client ?? started().client, register, opts);
+      return run;
     },
   };
 }
@@ -97,14 +161,30 @@ export interface Hooks {
   failed?(call: Call, err: unknown): void;
 }
 
-/** `client` with `hooks` around every method except `mapper`. */
-export function intercept(client: Client, hooks: Hooks): Client {
+/**
+ * `client` with `hooks` around every method (`mapper` and `close` pass
+ * through). A watch is an iterable, not a promise: `before` runs when it is
+ * opened (throwing fails the watch), and `after`/`failed` are not told of it.
+ */
+export function intercept<C extends Client>(client: C, hooks: Hooks): C {
   return new Proxy(client, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver) as unknown;
-      if (typeof value !== "function" || prop === "watch") return value;
+      if (typeof value !== "function" || prop === "close") return value;
+      const method = String(prop);
+      if (method === "watch") {
+        return (...args: unknown[]) => {
+          const inner = (value as (...a: unknown[]) => AsyncIterable<unknown>).apply(target, args);
+          return {
+            async *[Symbol.asyncIterator]() {
+              await hooks.before?.({ method, args });
+              yield* inner;
+            },
+          };
+        };
+      }
       return async (...args: unknown[]) => {
-        const call = { method: String(prop), args };
+        const call = { method, args };
         let result: unknown;
         try {
           await hooks.before?.(call);
@@ -131,7 +211,10 @@ export class CrashError extends Error {
  * succeeded: that call and every later one fail, and `crashed` resolves, so the
  * test can stop the Manager knowing nothing after that write reached the API.
  */
-export function crashAfter(client: Client, at: (call: Call) => boolean) {
+export function crashAfter<C extends Client>(
+  client: C,
+  at: (call: Call) => boolean,
+): { client: C; crashed: Promise<void> } {
   let crash: () => void = () => {};
   const crashed = new Promise<void>((resolve) => {
     crash = resolve;
@@ -153,21 +236,20 @@ export function crashAfter(client: Client, at: (call: Call) => boolean) {
 
 /**
  * A client that lets `interfere` (another writer, on the real client) change
- * things just before the first `times` calls `at` matches, and counts the 409
- * Conflicts those calls then get.
+ * things just before the first `times` calls `at` matches (`nth` counts them
+ * from 1), and counts the 409 Conflicts those calls then get.
  */
-export function conflictBefore(
-  client: Client,
+export function conflictBefore<C extends Client>(
+  client: C,
   at: (call: Call) => boolean,
-  interfere: (call: Call) => Promise<unknown>,
+  interfere: (call: Call, nth: number) => Promise<unknown>,
   times = 1,
-) {
+): { client: C; seen: { interfered: number; conflicts: number } } {
   const seen = { interfered: 0, conflicts: 0 };
   const wrapped = intercept(client, {
     async before(call) {
       if (seen.interfered >= times || !at(call)) return;
-      seen.interfered++;
-      await interfere(call);
+      await interfere(call, ++seen.interfered);
     },
     after(call, result) {
       // A raw request does not throw: read its status.

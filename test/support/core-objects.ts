@@ -1,12 +1,14 @@
 /**
  * Objects and waits the core controllers' envtest tests share: a namespace per
  * test, a namespaced CustomResourceDefinition served before it returns, a
- * ConfigMap with owners or finalizers, waiting for an object to be gone, and
- * reading a controller's Events.
+ * ConfigMap with owners or finalizers, reading an object that may be gone,
+ * waiting for one to reach a state or to be gone, and reading a controller's
+ * Events.
  */
 import { hasCode, type KubeObject, type OwnerReference } from "../../src/api/index.js";
 import type { Client, ObjectRef } from "../../src/client/index.js";
 import { waitFor } from "./hearth-process.js";
+import { openCrd } from "./open-crd.js";
 
 export const NAMESPACE = { apiVersion: "v1", kind: "Namespace" };
 export const CONFIG_MAP = { apiVersion: "v1", kind: "ConfigMap" };
@@ -90,13 +92,43 @@ export async function getOrGone<T extends KubeObject = KubeObject>(
   }
 }
 
-/** Waits until the object is gone. */
-export function waitGone(client: Client, ref: ObjectRef, timeoutMs?: number): Promise<true> {
+/** Waits until `get` returns an object for which `ok` holds; returns it. */
+export function waitForObject<T extends KubeObject>(
+  what: string,
+  get: () => Promise<T | undefined>,
+  ok: (o: T) => boolean,
+  timeoutMs?: number,
+): Promise<T> {
   return waitFor(
-    `${ref.kind} ${ref.namespace ?? ""}/${ref.name} gone`,
-    async () => (await getOrGone(client, ref)) === undefined,
+    what,
+    async () => {
+      const o = await get();
+      return o && ok(o) ? o : undefined;
+    },
     timeoutMs,
   );
+}
+
+/** Waits until the object `ref` names is gone. */
+export function waitGone(client: Client, ref: ObjectRef, timeoutMs?: number): Promise<true>;
+/** Waits until `get` (which may also poke the object) returns undefined. */
+export function waitGone(
+  what: string,
+  get: () => Promise<KubeObject | undefined>,
+  timeoutMs?: number,
+): Promise<true>;
+export function waitGone(
+  on: Client | string,
+  target: ObjectRef | (() => Promise<KubeObject | undefined>),
+  timeoutMs?: number,
+): Promise<true> {
+  if (typeof on === "string") {
+    const get = target as () => Promise<KubeObject | undefined>;
+    return waitFor(on, async () => ((await get()) === undefined ? true : undefined), timeoutMs);
+  }
+  const ref = target as ObjectRef;
+  const what = `${ref.kind} ${ref.namespace ?? ""}/${ref.name} gone`;
+  return waitGone(what, () => getOrGone(on, ref), timeoutMs);
 }
 
 /** Removes every metadata finalizer of the object (as whoever set them would). */
@@ -137,26 +169,7 @@ export async function createCrd(
   kind: string,
   plural: string,
 ): Promise<{ apiVersion: string; kind: string }> {
-  await client.create({
-    apiVersion: "apiextensions.k8s.io/v1",
-    kind: "CustomResourceDefinition",
-    metadata: { name: `${plural}.${group}` },
-    spec: {
-      group,
-      names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
-      scope: "Namespaced",
-      versions: [
-        {
-          name: "v1",
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
-          },
-        },
-      ],
-    },
-  });
+  await client.create(openCrd(group, kind, plural));
   const type = { apiVersion: `${group}/v1`, kind };
   await waitFor(`${plural}.${group} served`, () => client.list(type).then(() => true));
   return type;

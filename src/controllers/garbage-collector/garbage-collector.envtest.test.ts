@@ -7,14 +7,13 @@
  * and a crash between two of its writes.
  */
 import assert from "node:assert/strict";
-import { after, afterEach, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import {
   type Call,
   conflictBefore,
   crashAfter,
   isWrite,
-  type ManagerRun,
-  runManager,
+  useEnv,
 } from "../../../test/support/controller-run.js";
 import {
   CONFIG_MAP,
@@ -31,7 +30,6 @@ import {
   uniqueName,
   waitGone,
 } from "../../../test/support/core-objects.js";
-import { type Env, startEnv } from "../../../test/support/envtest.js";
 import { waitFor } from "../../../test/support/hearth-process.js";
 import type { KubeObject, OwnerReference } from "../../api/index.js";
 import type { Client } from "../../client/index.js";
@@ -40,27 +38,16 @@ import { GarbageCollector } from "./garbage-collector.js";
 const HOLD = "example.com/hold";
 
 describe("garbage collector (envtest)", () => {
-  let env: Env;
-  let run: ManagerRun<GarbageCollector> | undefined;
+  const env = useEnv<GarbageCollector>();
   let ns: string;
-  before(async () => {
-    env = await startEnv();
-  });
-  after(() => env.stop());
-  afterEach(async () => {
-    await run?.stop();
-    run = undefined;
-  });
 
   /** Runs a collector that uses `client` for its reads and writes. */
-  const start = async (client: Client = env.client) => {
-    run = await runManager(env.client, (m) => {
+  const start = (client: Client = env.client) =>
+    env.start((m) => {
       const gc = new GarbageCollector(client, { resyncDiscoveryMs: 60_000 });
       gc.register(m);
       return gc;
     });
-    return run;
-  };
   /** A fresh namespace for the test. */
   const freshNamespace = async () => {
     ns = uniqueName("gc");
@@ -77,7 +64,7 @@ describe("garbage collector (envtest)", () => {
    * has nothing queued, so a test can assert that it decided to keep it.
    */
   const settled = async (obj: KubeObject) => {
-    const gc = run!.handles;
+    const gc = env.run!.handles;
     await waitFor(`the collector settled on ${obj.metadata.name}`, () =>
       gc.graph.get(obj.metadata.uid!) && gc.controller?.loop.queue.length === 0 ? true : undefined,
     );
@@ -86,7 +73,7 @@ describe("garbage collector (envtest)", () => {
   /** Waits until the collector's graph holds every one of `objs` (informers of kinds lag apart). */
   const observed = (...objs: KubeObject[]) =>
     waitFor("the collector observed every object", () =>
-      objs.every((o) => run!.handles.graph.get(o.metadata.uid!)) ? true : undefined,
+      objs.every((o) => env.run!.handles.graph.get(o.metadata.uid!)) ? true : undefined,
     );
 
   it("deletes a chain of dependents in the background once the owner is gone", async () => {
@@ -217,7 +204,7 @@ describe("garbage collector (envtest)", () => {
       configMap(ns, "dep", { owners: [ownerRef(owner)] }, gadget),
     );
     await waitFor("the collector watches gadgets", () =>
-      run!.handles.graph.get(dep.metadata.uid!) ? true : undefined,
+      env.run!.handles.graph.get(dep.metadata.uid!) ? true : undefined,
     );
     await env.client.delete(refOf(owner));
     await waitGone(env.client, refOf(dep));

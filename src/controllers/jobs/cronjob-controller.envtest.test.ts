@@ -7,19 +7,17 @@
  * after deleting the old one) before the status says so.
  */
 import assert from "node:assert/strict";
-import { after, afterEach, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { cronJobManifest } from "../../../test/support/batch.js";
 import {
   type Call,
   conflictBefore,
   crashAfter,
   isWrite,
-  type ManagerRun,
   pokeAndSettle,
-  runManager,
+  useEnv,
 } from "../../../test/support/controller-run.js";
 import { uniqueName, waitEvent, waitGone } from "../../../test/support/core-objects.js";
-import { type Env, startEnv } from "../../../test/support/envtest.js";
 import { waitFor } from "../../../test/support/hearth-process.js";
 import type { CronJob, Job } from "../../api/index.js";
 import type { Client } from "../../client/index.js";
@@ -32,30 +30,17 @@ const JOB = { apiVersion: "batch/v1", kind: "Job" };
 const CRON_JOB = { apiVersion: "batch/v1", kind: "CronJob" };
 
 describe("CronJob controller (envtest)", () => {
-  let env: Env;
+  const env = useEnv<BatchControllers>();
   let clock: FakeClock;
-  let run: ManagerRun<BatchControllers> | undefined;
-  before(async () => {
-    env = await startEnv();
-  });
-  after(() => env.stop());
-  afterEach(async () => {
-    await run?.stop();
-    run = undefined;
-  });
 
-  const start = async (client: Client = env.client) => {
-    run = await runManager(env.client, (m) =>
-      registerBatchControllers(m, client, { now: () => clock.now() }),
-    );
-    return run;
-  };
+  const start = (client: Client = env.client) =>
+    env.start((m) => registerBatchControllers(m, client, { now: () => clock.now() }));
   const getCronJob = (name: string) =>
     env.client.get<CronJob>({ ...CRON_JOB, namespace: NS, name });
   /** Sets the clock to `ms` and wakes the CronJob. */
   const at = (cj: CronJob, ms: number) => {
     clock.advance(ms - clock.now());
-    run!.handles.cronJobs.enqueue(`${NS}/${cj.metadata.name}`);
+    env.run!.handles.cronJobs.enqueue(`${NS}/${cj.metadata.name}`);
   };
   /** The first whole minute after the CronJob was created. */
   const firstRun = (cj: CronJob) =>
@@ -118,7 +103,7 @@ describe("CronJob controller (envtest)", () => {
     const t1 = firstRun(cj);
     // Two scheduled times pass while suspended, each looked at.
     const settleAt = (ms: number) =>
-      pokeAndSettle("cronjob", run!.handles.cronJobs.queue, () => at(cj, ms));
+      pokeAndSettle("cronjob", env.run!.handles.cronJobs.queue, () => at(cj, ms));
     await settleAt(t1 + 10_000);
     assert.deepEqual(await jobsOf(cj), []);
     await settleAt(t1 + MINUTE + 10_000);
@@ -223,13 +208,13 @@ describe("CronJob controller (envtest)", () => {
         await start();
         at(cj, t1 + 1_000);
         await activeIs(cj.metadata.name!, [jobFor(cj, t1)]);
-        await run!.stop();
+        await env.run!.stop();
       }
       const { client, crashed } = crashAfter(env.client, k.at);
       await start(client);
       at(cj, last + 1_000);
       await crashed;
-      await run!.stop();
+      await env.run!.stop();
       const mid = await getCronJob(cj.metadata.name!);
       assert.notEqual(
         mid.status?.lastScheduleTime,

@@ -8,7 +8,7 @@
  * protocol or between pod creations.
  */
 import assert from "node:assert/strict";
-import { after, afterEach, before, describe, it } from "node:test";
+import { beforeEach, describe, it } from "node:test";
 import {
   activePods,
   conditionOf,
@@ -22,12 +22,10 @@ import {
   conflictBefore,
   crashAfter,
   isWrite,
-  type ManagerRun,
   pokeAndSettle,
-  runManager,
+  useEnv,
 } from "../../../test/support/controller-run.js";
 import { getOrGone, POD, uniqueName, waitGone } from "../../../test/support/core-objects.js";
-import { type Env, startEnv } from "../../../test/support/envtest.js";
 import { waitFor } from "../../../test/support/hearth-process.js";
 import { JOB_TRACKING_FINALIZER, type Job, type Pod } from "../../api/index.js";
 import type { Client } from "../../client/index.js";
@@ -40,37 +38,36 @@ const JOB = { apiVersion: "batch/v1", kind: "Job" };
 const BACKOFF_MS = 10_000;
 
 describe("Job controller (envtest)", () => {
-  let env: Env;
+  const env = useEnv<BatchControllers>();
   let clock: FakeClock;
-  let run: ManagerRun<BatchControllers> | undefined;
-  before(async () => {
-    env = await startEnv();
-  });
-  after(() => env.stop());
-  afterEach(async () => {
-    await run?.stop();
-    run = undefined;
+  // A clock per test, starting at the machine's time.
+  beforeEach(() => {
+    clock = new FakeClock(Date.now());
   });
 
   /** Runs the batch controllers with `client`, on a clock that starts at the machine's time. */
-  const start = async (client: Client = env.client) => {
-    run = await runManager(env.client, (m) =>
+  const start = (client: Client = env.client) =>
+    env.start((m) =>
       registerBatchControllers(m, client, {
         now: () => clock.now(),
         podFailureBackoffMs: BACKOFF_MS,
         maxPodFailureBackoffMs: 8 * BACKOFF_MS,
       }),
     );
-    return run;
-  };
   /** Moves the clock and wakes the Job, as its requeue would. */
   const advance = (name: string, ms: number) => {
     clock.advance(ms);
-    run!.handles.jobs.enqueue(`${NS}/${name}`);
+    env.run!.handles.jobs.enqueue(`${NS}/${name}`);
   };
   const getJob = (name: string) => env.client.get<Job>({ ...JOB, namespace: NS, name });
   const create = (spec: Partial<Job["spec"]> = {}) =>
     env.client.create(jobManifest(uniqueName("job"), spec));
+  /** A new Job and, once the controller made it, its one active pod. */
+  const withPod = async (spec: Partial<Job["spec"]>) => {
+    const name = (await create(spec)).metadata.name!;
+    const [pod] = await activePods(env.client, name, 1);
+    return { name, pod: pod! };
+  };
   const finalizerHolders = async (name: string) =>
     (await podsOfJob(env.client, name)).filter((p) =>
       (p.metadata.finalizers ?? []).includes(JOB_TRACKING_FINALIZER),
@@ -83,7 +80,6 @@ describe("Job controller (envtest)", () => {
     });
 
   it("runs parallelism pods until completions have succeeded, counting each once", async () => {
-    clock = new FakeClock(Date.now());
     await start();
     const j = await create({ completions: 3, parallelism: 2 });
     const name = j.metadata.name!;
@@ -121,22 +117,20 @@ describe("Job controller (envtest)", () => {
   });
 
   it("waits out the failure backoff on its clock, then fails past backoffLimit", async () => {
-    clock = new FakeClock(Date.now());
     await start();
-    const name = (await create({ backoffLimit: 1 })).metadata.name!;
-    const [first] = await activePods(env.client, name, 1);
-    await setPhase(env.client, first!, "Failed");
+    const { name, pod: first } = await withPod({ backoffLimit: 1 });
+    await setPhase(env.client, first, "Failed");
     await statusField(name, "failed", 1);
     // Within the backoff nothing is created, however often it is looked at.
     advance(name, BACKOFF_MS / 2);
     await statusField(name, "failed", 1);
     assert.deepEqual(
       (await podsOfJob(env.client, name)).map((p) => p.metadata.uid),
-      [first!.metadata.uid],
+      [first.metadata.uid],
     );
     advance(name, BACKOFF_MS);
     const [second] = await activePods(env.client, name, 1);
-    assert.notEqual(second!.metadata.uid, first!.metadata.uid);
+    assert.notEqual(second!.metadata.uid, first.metadata.uid);
     await setPhase(env.client, second!, "Failed");
     const failed = await jobCondition(env.client, name, "Failed");
     const c = failed.status!.conditions!.find((x) => x.type === "Failed")!;
@@ -147,7 +141,6 @@ describe("Job controller (envtest)", () => {
   });
 
   it("fails a Job active past activeDeadlineSeconds on its clock and stops its pods", async () => {
-    clock = new FakeClock(Date.now());
     await start();
     const name = (await create({ activeDeadlineSeconds: 30, parallelism: 2, completions: 4 }))
       .metadata.name!;
@@ -169,13 +162,11 @@ describe("Job controller (envtest)", () => {
   });
 
   it("deletes a finished Job ttlSecondsAfterFinished later on its clock, not before", async () => {
-    clock = new FakeClock(Date.now());
     await start();
-    const name = (await create({ ttlSecondsAfterFinished: 100 })).metadata.name!;
-    const [p] = await activePods(env.client, name, 1);
-    await setPhase(env.client, p!, "Succeeded");
+    const { name, pod: p } = await withPod({ ttlSecondsAfterFinished: 100 });
+    await setPhase(env.client, p, "Succeeded");
     await jobCondition(env.client, name, "Complete");
-    await pokeAndSettle("job", run!.handles.jobs.queue, () => advance(name, 99_000));
+    await pokeAndSettle("job", env.run!.handles.jobs.queue, () => advance(name, 99_000));
     assert.ok(await getOrGone(env.client, { ...JOB, namespace: NS, name }), "kept until the TTL");
     advance(name, 2_000);
     await waitGone(env.client, { ...JOB, namespace: NS, name });
@@ -196,23 +187,21 @@ describe("Job controller (envtest)", () => {
       name: "a pod of a Job deleted without cascading (Background, no collector)",
       released: true,
       make: async () => {
-        const name = (await create({ parallelism: 1 })).metadata.name!;
-        const [pod] = await activePods(env.client, name, 1);
+        const { name, pod } = await withPod({ parallelism: 1 });
         await env.client.delete(
           { ...JOB, namespace: NS, name },
           { propagationPolicy: "Background" },
         );
-        return pod!;
+        return pod;
       },
     },
     {
       name: "a pod of a Job being deleted with Orphan",
       released: true,
       make: async () => {
-        const name = (await create({ parallelism: 1 })).metadata.name!;
-        const [pod] = await activePods(env.client, name, 1);
+        const { name, pod } = await withPod({ parallelism: 1 });
         await env.client.delete({ ...JOB, namespace: NS, name }, { propagationPolicy: "Orphan" });
-        return pod!;
+        return pod;
       },
     },
     {
@@ -233,9 +222,8 @@ describe("Job controller (envtest)", () => {
       name: "a pod of a running Job",
       released: false,
       make: async () => {
-        const name = (await create({ parallelism: 1 })).metadata.name!;
-        const [pod] = await activePods(env.client, name, 1);
-        return pod!;
+        const { pod } = await withPod({ parallelism: 1 });
+        return pod;
       },
     },
   ];
@@ -253,7 +241,6 @@ describe("Job controller (envtest)", () => {
   }
   for (const o of orphans) {
     it(`${o.released ? "releases" : "keeps"} the tracking finalizer of ${o.name}`, async () => {
-      clock = new FakeClock(Date.now());
       await start();
       const pod = await o.make();
       const ref = { ...POD, namespace: NS, name: pod.metadata.name! };
@@ -265,7 +252,7 @@ describe("Job controller (envtest)", () => {
       } else {
         await waitFor(
           "the orphan controller idle",
-          () => run!.handles.orphanPods.queue.length === 0,
+          () => env.run!.handles.orphanPods.queue.length === 0,
         );
         const p = await env.client.get(ref);
         assert.deepEqual(p.metadata.finalizers, [JOB_TRACKING_FINALIZER]);
@@ -277,7 +264,6 @@ describe("Job controller (envtest)", () => {
   }
 
   it("converges when the Job changes just before its status write (409), counting each pod once", async () => {
-    clock = new FakeClock(Date.now());
     const name = uniqueName("job");
     const { client, seen } = conflictBefore(
       env.client,
@@ -330,16 +316,15 @@ describe("Job controller (envtest)", () => {
   ];
   for (const k of crashes) {
     it(`counts a pod exactly once after a crash ${k.name}`, async () => {
-      clock = new FakeClock(Date.now());
       const name = (await create({})).metadata.name!;
       await start();
       const [pod] = await activePods(env.client, name, 1);
-      await run!.stop();
+      await env.run!.stop();
       const { client, crashed } = crashAfter(env.client, k.at);
       await start(client);
       await setPhase(env.client, pod!, "Succeeded");
       await crashed;
-      await run!.stop();
+      await env.run!.stop();
       const [midPod] = await podsOfJob(env.client, name);
       k.left(await getJob(name), midPod!);
       assert.equal(conditionOf(await getJob(name), "Complete"), undefined);
@@ -352,12 +337,11 @@ describe("Job controller (envtest)", () => {
   }
 
   it("creates no pod twice and loses none after a crash between pod creations", async () => {
-    clock = new FakeClock(Date.now());
     const { client, crashed } = crashAfter(env.client, (c) => isWrite(c, "Pod", "create"));
     await start(client);
     const name = (await create({ parallelism: 3, completions: 3 })).metadata.name!;
     await crashed;
-    await run!.stop();
+    await env.run!.stop();
     assert.equal((await podsOfJob(env.client, name)).length, 1, "one pod made it before the crash");
     await start();
     const pods = await activePods(env.client, name, 3);

@@ -7,7 +7,7 @@
  * namespace gone.
  */
 import assert from "node:assert/strict";
-import { after, afterEach, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import {
   type Call,
   conflictBefore,
@@ -16,8 +16,7 @@ import {
   intercept,
   isRequest,
   isWrite,
-  type ManagerRun,
-  runManager,
+  useEnv,
 } from "../../../test/support/controller-run.js";
 import {
   CONFIG_MAP,
@@ -33,7 +32,6 @@ import {
   uniqueName,
   waitGone,
 } from "../../../test/support/core-objects.js";
-import { type Env, startEnv } from "../../../test/support/envtest.js";
 import { waitFor } from "../../../test/support/hearth-process.js";
 import type { KubeObject } from "../../api/index.js";
 import { ApiError } from "../../api/index.js";
@@ -58,29 +56,20 @@ function pod(namespace: string, name: string, finalizers?: string[]): KubeObject
 }
 
 describe("namespace controller (envtest)", () => {
-  let env: Env;
+  const env = useEnv();
   let widget: { apiVersion: string; kind: string };
-  let run: ManagerRun<void> | undefined;
   before(async () => {
-    env = await startEnv();
     widget = await createCrd(env.client, "ns.test.hearth.io", "Widget", "widgets");
-  });
-  after(() => env.stop());
-  afterEach(async () => {
-    await run?.stop();
-    run = undefined;
   });
 
   /** Runs the namespace controller with `client` (the real one unless a test wraps it). */
-  const start = async (client: Client = env.client, wrap = (r: NamespaceReconciler) => r) => {
-    run = await runManager(env.client, (m: Manager) => {
+  const start = (client: Client = env.client, wrap = (r: NamespaceReconciler) => r) =>
+    env.start((m: Manager) => {
       m.controller("namespace")
         .for(NAMESPACE)
         .workers(2)
         .complete(wrap(new NamespaceReconciler(client)));
     });
-    return run;
-  };
 
   const nsRef = (name: string) => ({ ...NAMESPACE, name });
   const statusOf = async (name: string) =>
@@ -227,7 +216,7 @@ describe("namespace controller (envtest)", () => {
   it("leaves a live namespace and its content alone, however it changes", async () => {
     const ns = await populated("live");
     const passes = counted(new NamespaceReconciler(env.client));
-    run = await runManager(env.client, (m) => {
+    await env.start((m) => {
       m.controller("namespace").for(NAMESPACE).complete(passes.reconciler);
     });
     await waitFor("the namespace reconciled", () => passes.passes(ns) >= 1);

@@ -8,15 +8,14 @@
  * bindings, still end with every pod placed once and no node overcommitted.
  */
 import assert from "node:assert/strict";
-import { after, afterEach, before, describe, it } from "node:test";
+import { afterEach, describe, it } from "node:test";
 import {
   type Call,
   conflictBefore,
   crashAfter,
   isRequest,
   isWrite,
-  type ManagerRun,
-  runManager,
+  useEnv,
 } from "../../../test/support/controller-run.js";
 import {
   createNamespace,
@@ -26,7 +25,6 @@ import {
   uniqueName,
   waitEvent,
 } from "../../../test/support/core-objects.js";
-import { type Env, startEnv } from "../../../test/support/envtest.js";
 import { waitFor } from "../../../test/support/hearth-process.js";
 import type { KubeObject } from "../../api/index.js";
 import type { Client } from "../../client/index.js";
@@ -41,16 +39,9 @@ interface NodeOpts {
 }
 
 describe("scheduler (envtest)", () => {
-  let env: Env;
-  let run: ManagerRun<void> | undefined;
+  const env = useEnv();
   let ns: string;
-  before(async () => {
-    env = await startEnv();
-  });
-  after(() => env.stop());
   afterEach(async () => {
-    await run?.stop();
-    run = undefined;
     // Nodes are cluster-wide, and a pod bound to a node name would count on its
     // namesake in the next test: each test starts with no nodes and no pods.
     await env.client.deleteCollection(POD, { namespace: ns, gracePeriodSeconds: 0 });
@@ -58,16 +49,13 @@ describe("scheduler (envtest)", () => {
   });
 
   /** Runs a scheduler that uses `client`; unschedulable pods are retried on changes only. */
-  const start = async (client: Client = env.client, errors: unknown[] = []) => {
-    run = await runManager(
-      env.client,
+  const start = (client: Client = env.client, errors: unknown[] = []) =>
+    env.start(
       (m) => {
         new Scheduler(client, { retryMs: 600_000 }).register(m);
       },
       { onReconcileError: (_c, _r, err) => errors.push(err) },
     );
-    return run;
-  };
   const freshNamespace = async () => {
     ns = uniqueName("sched");
     await createNamespace(env.client, ns);
