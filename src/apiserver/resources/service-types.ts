@@ -8,6 +8,7 @@ import type { KubeObject } from "../../api/index.js";
 import { type FieldError, invalidValue, requiredValue } from "../../api/index.js";
 import { endpointSliceSchema, endpointsSchema, serviceSchema } from "../schemas/index.js";
 import { clusterIpAllocator, DEFAULT_SERVICE_CIDR, parseCidr } from "./cluster-ip.js";
+import { defaultEndpoints, validateEndpoints } from "./endpoints-validation.js";
 import { type ResourceType, STANDARD_VERBS } from "./resource-type.js";
 import {
   endpointsCell,
@@ -80,6 +81,9 @@ const endpointsType = kind({
   shortNames: ["ep"],
   schema: endpointsSchema,
   columns: [{ name: "Endpoints", type: "string", cell: endpointsCell }],
+  prepareForCreate: defaultEndpoints,
+  prepareForUpdate: defaultEndpoints,
+  validate: validateEndpoints,
 });
 
 const ADDRESS_TYPES = ["FQDN", "IPv4", "IPv6"];
