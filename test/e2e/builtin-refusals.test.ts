@@ -1,74 +1,25 @@
 /**
  * Built-in kinds refuse bad input at the door as kube-apiserver does, table by
- * table against the in-process server: each row is a create (or an update of
- * an object the row first creates) that must get a 422 Invalid Status whose
- * causes name each field with its reason and whose message carries kube's
- * rule, and that writes nothing (the storage revision does not move).
+ * table against the in-process server (`describeRefusals`: a 422 Invalid
+ * naming each field with its reason and kube's rule, nothing written):
  * - a missing required field is validation's 422 (Go decodes an absent field
  *   as its zero value), in the kind's own words where it has them;
  * - Lease spec ranges, strategy and preferredHolder;
- * - Endpoints addresses (IP, special ranges; IPv4 loopback is Hearth's pod
- *   network and accepted), ports (range, protocol, names) and subsets;
  * - fields an update may not change;
  * - name formats per kind.
+ * Endpoints and EndpointSlices have their own file (endpoint-refusals).
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { type InProcessServer, startInProcess } from "../support/in-process.js";
-import { expectRefused } from "../support/refusal.js";
-
-type Obj = Record<string, unknown>;
-
-const NS = "door";
-const RBAC = "rbac.authorization.k8s.io/v1";
-
-/** Where each kind's objects are created: its apiVersion and collection path. */
-const KINDS: Record<string, { apiVersion: string; path: string }> = {
-  Role: { apiVersion: RBAC, path: `/apis/${RBAC}/namespaces/${NS}/roles` },
-  RoleBinding: { apiVersion: RBAC, path: `/apis/${RBAC}/namespaces/${NS}/rolebindings` },
-  StorageClass: { apiVersion: "storage.k8s.io/v1", path: "/apis/storage.k8s.io/v1/storageclasses" },
-  Pod: { apiVersion: "v1", path: `/api/v1/namespaces/${NS}/pods` },
-  Service: { apiVersion: "v1", path: `/api/v1/namespaces/${NS}/services` },
-  Endpoints: { apiVersion: "v1", path: `/api/v1/namespaces/${NS}/endpoints` },
-  EndpointSlice: {
-    apiVersion: "discovery.k8s.io/v1",
-    path: `/apis/discovery.k8s.io/v1/namespaces/${NS}/endpointslices`,
-  },
-  Lease: {
-    apiVersion: "coordination.k8s.io/v1",
-    path: `/apis/coordination.k8s.io/v1/namespaces/${NS}/leases`,
-  },
-  CronJob: { apiVersion: "batch/v1", path: `/apis/batch/v1/namespaces/${NS}/cronjobs` },
-  Job: { apiVersion: "batch/v1", path: `/apis/batch/v1/namespaces/${NS}/jobs` },
-  PersistentVolumeClaim: {
-    apiVersion: "v1",
-    path: `/api/v1/namespaces/${NS}/persistentvolumeclaims`,
-  },
-  Namespace: { apiVersion: "v1", path: "/api/v1/namespaces" },
-};
-
-interface Row {
-  why: string;
-  kind: string;
-  /** The object's fields beside apiVersion, kind and metadata. */
-  body: Obj;
-  /** The name (default: one of the row's own). */
-  name?: string;
-  /**
-   * Set for an update: `body` is created first (it must be valid), then this
-   * turns the stored object into the PUT that must be refused.
-   */
-  update?: (stored: Obj) => void;
-  causes: [field: string, reason: string][];
-  message: RegExp;
-}
+import { type Accepted, describeRefusals, type Obj, type Row } from "../support/refusal-table.js";
 
 const podSpec = { restartPolicy: "Never", containers: [{ name: "c", image: "i" }] };
 const template = { metadata: { labels: { app: "a" } }, spec: podSpec };
-const endpoints = (subset: Obj) => ({ subsets: [{ ports: [{ port: 80 }], ...subset }] });
-const ip = (address: string) => endpoints({ addresses: [{ ip: address }] });
+const ip = (address: string) => ({
+  subsets: [{ ports: [{ port: 80 }], addresses: [{ ip: address }] }],
+});
 const roleRef = { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "r" };
 const user = { kind: "User", name: "u", apiGroup: "rbac.authorization.k8s.io" };
+const endpoints = (subset: Obj) => ({ subsets: [{ ports: [{ port: 80 }], ...subset }] });
 
 const REQUIRED: Row[] = [
   {
@@ -199,114 +150,6 @@ const LEASES: Row[] = [
   },
 ];
 
-const IP = "subsets[0].addresses[0].ip";
-const ENDPOINTS: Row[] = [
-  {
-    why: "an ip that is not an IP",
-    kind: "Endpoints",
-    body: ip("nope"),
-    causes: [
-      [IP, "FieldValueInvalid"],
-      [IP, "FieldValueInvalid"],
-    ],
-    message:
-      /\[subsets\[0\]\.addresses\[0\]\.ip: Invalid value: "nope": must be a valid IP address, \(e\.g\. 10\.9\.8\.7 or 2001:db8::ffff\), subsets\[0\]\.addresses\[0\]\.ip: Invalid value: "nope": must be a valid IP address\]$/,
-  },
-  {
-    why: "the unspecified address",
-    kind: "Endpoints",
-    body: ip("0.0.0.0"),
-    causes: [[IP, "FieldValueInvalid"]],
-    message: /Invalid value: "0\.0\.0\.0": may not be unspecified \(0\.0\.0\.0\)$/,
-  },
-  {
-    why: "a link-local address among the not-ready ones",
-    kind: "Endpoints",
-    body: endpoints({ notReadyAddresses: [{ ip: "169.254.169.254" }] }),
-    causes: [["subsets[0].notReadyAddresses[0].ip", "FieldValueInvalid"]],
-    message:
-      /"169\.254\.169\.254": may not be in the link-local range \(169\.254\.0\.0\/16, fe80::\/10\)$/,
-  },
-  {
-    why: "an IPv6 link-local address",
-    kind: "Endpoints",
-    body: ip("fe80::1"),
-    causes: [[IP, "FieldValueInvalid"]],
-    message: /"fe80::1": may not be in the link-local range/,
-  },
-  {
-    why: "a link-local multicast address",
-    kind: "Endpoints",
-    body: ip("224.0.0.251"),
-    causes: [[IP, "FieldValueInvalid"]],
-    message: /may not be in the link-local multicast range \(224\.0\.0\.0\/24, ff02::\/10\)$/,
-  },
-  {
-    why: "the IPv6 loopback address (Hearth's pods are IPv4)",
-    kind: "Endpoints",
-    body: ip("::1"),
-    causes: [[IP, "FieldValueInvalid"]],
-    message: /"::1": may not be in the loopback range \(127\.0\.0\.0\/8, ::1\/128\)$/,
-  },
-  {
-    why: "a port above 65535 and one of 0",
-    kind: "Endpoints",
-    body: {
-      subsets: [
-        { addresses: [{ ip: "10.0.0.1" }], ports: [{ port: 70000 }] },
-        { addresses: [{ ip: "10.0.0.2" }], ports: [{ port: 0 }] },
-      ],
-    },
-    causes: [
-      ["subsets[0].ports[0].port", "FieldValueInvalid"],
-      ["subsets[1].ports[0].port", "FieldValueInvalid"],
-    ],
-    message:
-      /\[subsets\[0\]\.ports\[0\]\.port: Invalid value: 70000: must be between 1 and 65535, inclusive, subsets\[1\]\.ports\[0\]\.port: Invalid value: 0: must be between 1 and 65535, inclusive\]$/,
-  },
-  {
-    why: "an unknown protocol and an unnamed port beside another",
-    kind: "Endpoints",
-    body: {
-      subsets: [
-        {
-          addresses: [{ ip: "10.0.0.1" }],
-          ports: [{ name: "a", port: 1, protocol: "ICMP" }, { port: 2 }],
-        },
-      ],
-    },
-    causes: [
-      ["subsets[0].ports[0].protocol", "FieldValueNotSupported"],
-      ["subsets[0].ports[1].name", "FieldValueRequired"],
-    ],
-    message:
-      /\[subsets\[0\]\.ports\[0\]\.protocol: Unsupported value: "ICMP": supported values: "SCTP", "TCP", "UDP", subsets\[0\]\.ports\[1\]\.name: Required value\]$/,
-  },
-  {
-    why: "a subset without addresses and a hostname that is not a label",
-    kind: "Endpoints",
-    body: {
-      subsets: [{ ports: [{ port: 80 }] }, { addresses: [{ ip: "10.0.0.1", hostname: "A_B" }] }],
-    },
-    causes: [
-      ["subsets[0]", "FieldValueRequired"],
-      ["subsets[1].addresses[0].hostname", "FieldValueInvalid"],
-    ],
-    message:
-      /\[subsets\[0\]: Required value: must specify `addresses` or `notReadyAddresses`, subsets\[1\]\.addresses\[0\]\.hostname: Invalid value: "A_B": a lowercase RFC 1123 label/,
-  },
-  {
-    why: "an update to a link-local address",
-    kind: "Endpoints",
-    body: ip("10.0.0.1"),
-    update: (o) => {
-      Object.assign(o, ip("169.254.0.1"));
-    },
-    causes: [[IP, "FieldValueInvalid"]],
-    message: /"169\.254\.0\.1": may not be in the link-local range/,
-  },
-];
-
 const IMMUTABLE: Row[] = [
   {
     why: "a changed Service clusterIP",
@@ -428,85 +271,32 @@ const NAMES: Row[] = [
   },
 ];
 
-describe("built-in kinds refuse bad input with kube's 422", () => {
-  let s: InProcessServer;
-  let seq = 0;
-  before(async () => {
-    s = await startInProcess();
-    await created("Namespace", NS, {});
-  });
-  after(async () => {
-    await s?.stop();
-  });
+const ACCEPTED: Accepted[] = [
+  {
+    why: "a Lease with a positive duration, zero transitions and a known strategy",
+    kind: "Lease",
+    body: {
+      spec: {
+        holderIdentity: "h",
+        leaseDurationSeconds: 1,
+        leaseTransitions: 0,
+        strategy: "OldestEmulationVersion",
+        preferredHolder: "p",
+      },
+    },
+    check: (stored) => {
+      assert.deepEqual((stored.spec as Obj).leaseTransitions, 0);
+    },
+  },
+];
 
-  const manifest = (kind: string, name: string, body: Obj) => ({
-    apiVersion: KINDS[kind]!.apiVersion,
-    kind,
-    metadata: { name },
-    ...structuredClone(body),
-  });
-
-  async function created(kind: string, name: string, body: Obj): Promise<Obj> {
-    const r = await s.request(
-      "POST",
-      KINDS[kind]!.path,
-      JSON.stringify(manifest(kind, name, body)),
-    );
-    assert.equal(r.status, 201, r.text);
-    return r.body as Obj;
-  }
-
-  for (const [table, rows] of [
+describeRefusals(
+  "built-in kinds refuse bad input with kube's 422",
+  [
     ["a missing required field", REQUIRED],
     ["Lease", LEASES],
-    ["Endpoints", ENDPOINTS],
     ["an immutable field", IMMUTABLE],
     ["a name format", NAMES],
-  ] as const) {
-    describe(table, () => {
-      for (const row of rows) {
-        it(`refuses ${row.why} with ${row.causes.map((c) => c[0]).join(", ")}`, async () => {
-          const name = row.name ?? `${row.kind.toLowerCase()}-${++seq}`;
-          const { path } = KINDS[row.kind]!;
-          let send = () =>
-            s.request("POST", path, JSON.stringify(manifest(row.kind, name, row.body)));
-          if (row.update) {
-            const stored = await created(row.kind, name, row.body);
-            row.update(stored);
-            send = () => s.request("PUT", `${path}/${name}`, JSON.stringify(stored));
-          }
-          const status = await expectRefused(s, `${row.kind} ${row.why}`, send, {
-            code: 422,
-            reason: "Invalid",
-            message: row.message,
-            fields: row.causes.map((c) => c[0]),
-          });
-          assert.equal(status.details?.kind, row.kind);
-          assert.deepEqual(
-            status.details?.causes?.map((c) => c.reason),
-            row.causes.map((c) => c[1]),
-          );
-        });
-      }
-    });
-  }
-
-  it("takes Endpoints on Hearth's loopback pod addresses, defaulting the protocol to TCP", async () => {
-    const ep = await created("Endpoints", "pods", {
-      subsets: [{ addresses: [{ ip: "127.1.0.7", nodeName: "node-1" }], ports: [{ port: 8080 }] }],
-    });
-    assert.deepEqual((ep.subsets as Obj[])[0]!.ports, [{ port: 8080, protocol: "TCP" }]);
-  });
-
-  it("takes a Lease with a positive duration, zero transitions and a known strategy", async () => {
-    const spec = {
-      holderIdentity: "h",
-      leaseDurationSeconds: 1,
-      leaseTransitions: 0,
-      strategy: "OldestEmulationVersion",
-      preferredHolder: "p",
-    };
-    const lease = await created("Lease", "ok", { spec });
-    assert.deepEqual(lease.spec, spec);
-  });
-});
+  ],
+  ACCEPTED,
+);

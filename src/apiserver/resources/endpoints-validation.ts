@@ -25,7 +25,7 @@ interface Address {
   nodeName?: string;
 }
 
-interface Port {
+export interface EndpointPort {
   name?: string;
   port?: number;
   protocol?: string;
@@ -35,7 +35,7 @@ interface Port {
 interface Subset {
   addresses?: Address[];
   notReadyAddresses?: Address[];
-  ports?: Port[];
+  ports?: EndpointPort[];
 }
 
 const PROTOCOLS = ["SCTP", "TCP", "UDP"];
@@ -103,7 +103,7 @@ function addressErrors(a: Address, at: string): FieldError[] {
   return errors;
 }
 
-function portErrors(p: Port, requireName: boolean, at: string): FieldError[] {
+function portErrors(p: EndpointPort, requireName: boolean, at: string): FieldError[] {
   const errors: FieldError[] = [];
   if (requireName && !p.name) errors.push(requiredValue(`${at}.name`));
   else if (p.name)
@@ -111,6 +111,13 @@ function portErrors(p: Port, requireName: boolean, at: string): FieldError[] {
   const port = p.port ?? 0;
   if (!Number.isInteger(port) || port < 1 || port > 65535)
     errors.push(invalidValue(`${at}.port`, port, "must be between 1 and 65535, inclusive"));
+  errors.push(...protocolErrors(p, at));
+  return errors;
+}
+
+/** An endpoint port's protocol (required, supported) and appProtocol (a qualified name). */
+export function protocolErrors(p: EndpointPort, at: string): FieldError[] {
+  const errors: FieldError[] = [];
   if (!p.protocol) errors.push(requiredValue(`${at}.protocol`));
   else if (!PROTOCOLS.includes(p.protocol))
     errors.push(notSupported(`${at}.protocol`, p.protocol, PROTOCOLS));
