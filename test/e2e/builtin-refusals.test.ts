@@ -5,6 +5,7 @@
  * - a missing required field is validation's 422 (Go decodes an absent field
  *   as its zero value), in the kind's own words where it has them;
  * - Lease spec ranges, strategy and preferredHolder;
+ * - Node taints, pod CIDRs and providerID;
  * - fields an update may not change;
  * - name formats per kind.
  * Endpoints and EndpointSlices have their own file (endpoint-refusals).
@@ -150,6 +151,67 @@ const LEASES: Row[] = [
   },
 ];
 
+const taint = (key: string, effect: string) => ({ key, effect });
+const NODES: Row[] = [
+  {
+    why: "a taint of empty effect whose key is not a label name",
+    kind: "Node",
+    body: { spec: { taints: [{ key: "bad key", effect: "" }] } },
+    causes: [
+      ["metadata.taints[0].key", "FieldValueInvalid"],
+      ["metadata.taints[0].effect", "FieldValueRequired"],
+    ],
+    message:
+      /\[metadata\.taints\[0\]\.key: Invalid value: "bad key": name part must consist of .*, metadata\.taints\[0\]\.effect: Required value\]$/,
+  },
+  {
+    why: "an unknown taint effect",
+    kind: "Node",
+    body: { spec: { taints: [taint("k", "Sometimes")] } },
+    causes: [["metadata.taints[0].effect", "FieldValueNotSupported"]],
+    message:
+      /metadata\.taints\[0\]\.effect: Unsupported value: "Sometimes": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"$/,
+  },
+  {
+    why: "two taints of one key and effect",
+    kind: "Node",
+    body: {
+      spec: {
+        taints: [taint("k", "NoSchedule"), taint("k", "NoExecute"), taint("k", "NoSchedule")],
+      },
+    },
+    causes: [["metadata.taints[2]", "FieldValueDuplicate"]],
+    message:
+      /metadata\.taints\[2\]: Duplicate value: core\.Taint\{Key:"k", Value:"", Effect:"NoSchedule", TimeAdded:<nil>\}: taints must be unique by key and effect pair$/,
+  },
+  {
+    why: "a podCIDR that is not a CIDR (standing for podCIDRs)",
+    kind: "Node",
+    body: { spec: { podCIDR: "10.0.0.0/33" } },
+    causes: [["spec.podCIDRs[0]", "FieldValueInvalid"]],
+    message: /spec\.podCIDRs\[0\]: Invalid value: .*: must be valid CIDR$/,
+  },
+  {
+    why: "two IPv4 podCIDRs",
+    kind: "Node",
+    body: { spec: { podCIDRs: ["10.0.0.0/24", "10.0.1.0/24"] } },
+    causes: [["spec.podCIDRs", "FieldValueInvalid"]],
+    message:
+      /spec\.podCIDRs: Invalid value: .*: may specify no more than one CIDR for each IP family$/,
+  },
+  {
+    why: "a changed providerID",
+    kind: "Node",
+    body: { spec: { providerID: "hearth://a" } },
+    update: (o) => {
+      (o.spec as Obj).providerID = "hearth://b";
+    },
+    causes: [["spec.providerID", "FieldValueForbidden"]],
+    message:
+      /spec\.providerID: Forbidden: node updates may not change providerID except from "" to valid$/,
+  },
+];
+
 const IMMUTABLE: Row[] = [
   {
     why: "a changed Service clusterIP",
@@ -273,6 +335,20 @@ const NAMES: Row[] = [
 
 const ACCEPTED: Accepted[] = [
   {
+    why: "a Node whose pod range changes on update (its agent re-registers with --pod-cidr)",
+    kind: "Node",
+    body: {
+      spec: {
+        podCIDR: "127.1.0.0/16",
+        podCIDRs: ["127.1.0.0/16"],
+        taints: [taint("k", "NoExecute")],
+      },
+    },
+    check: (stored) => {
+      assert.deepEqual((stored.spec as Obj).podCIDRs, ["127.1.0.0/16"]);
+    },
+  },
+  {
     why: "a Lease with a positive duration, zero transitions and a known strategy",
     kind: "Lease",
     body: {
@@ -295,6 +371,7 @@ describeRefusals(
   [
     ["a missing required field", REQUIRED],
     ["Lease", LEASES],
+    ["Node", NODES],
     ["an immutable field", IMMUTABLE],
     ["a name format", NAMES],
   ],

@@ -40,6 +40,7 @@ export const KINDS: Record<string, { apiVersion: string; path: string }> = {
     path: `/api/v1/namespaces/${NS}/persistentvolumeclaims`,
   },
   Namespace: { apiVersion: "v1", path: "/api/v1/namespaces" },
+  Node: { apiVersion: "v1", path: "/api/v1/nodes" },
 };
 
 export interface Row {
