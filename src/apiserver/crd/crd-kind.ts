@@ -110,7 +110,8 @@ function validateCrd(obj: KubeObject, old: KubeObject | undefined): FieldError[]
 }
 
 function crdStatus(obj: KubeObject, now: string): Record<string, unknown> {
-  const spec = obj.spec as CrdSpec;
+  // No spec is refused by validation, which runs after this.
+  const spec = (obj.spec ?? {}) as Partial<CrdSpec>;
   const condition = (type: string, reason: string, message: string) => ({
     type,
     status: "True",

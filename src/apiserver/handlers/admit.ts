@@ -27,6 +27,7 @@ import {
   defaultInPlace,
   pruneUnknownFields,
   strictDecodingMessage,
+  uncovered,
 } from "../validation/index.js";
 import { fieldValidation, type RequestContext } from "./context.js";
 import {
@@ -78,10 +79,14 @@ export function checkEnvelope(ctx: RequestContext, body: unknown): KubeObject {
   return obj;
 }
 
+/** Schema errors a built-in kind reports at validation (422), not at decoding (400). */
+const VALIDATION_REASONS = new Set(["FieldValueNotSupported", "FieldValueRequired"]);
+
 /**
  * Schema checks; returns the pruned, defaulted object. Unknown fields per fieldValidation.
- * A built-in kind's enum violations go to `deferred` (validation reports them with its
- * own, as a 422) or, without it, are thrown at once as a 422.
+ * A built-in kind's enum violations and missing required fields go to `deferred`
+ * (validation reports them with its own, as a 422) or, without it, are thrown at
+ * once as a 422.
  */
 export function checkSchema(
   ctx: RequestContext,
@@ -95,8 +100,10 @@ export function checkSchema(
     if (!t.strategicMergePatch)
       throw new InvalidError({ group: t.group, kind: t.kind, name: obj.metadata.name }, errors);
     // Built-in kinds fail at decoding, as kube-apiserver's typed decoder does, but
-    // that decoder knows no enums: a value outside one is its validation's 422.
-    const decoding = errors.find((e) => e.reason !== "FieldValueNotSupported");
+    // that decoder knows no enums and no required fields (an absent field decodes
+    // as its zero value): a value outside an enum or a missing field is its
+    // validation's 422.
+    const decoding = errors.find((e) => !VALIDATION_REASONS.has(e.reason));
     if (decoding)
       throw new BadRequestError(
         `${t.kind} in version "${t.version}" cannot be handled as a ${t.kind}: ${decoding.field}: ${decoding.detail}`,
@@ -138,8 +145,9 @@ function validate(
   if (!name) errors.push(requiredValue("metadata.name", "name or generateName is required"));
   else if (!old)
     for (const why of nameErrors(t, name)) errors.push(invalidValue("metadata.name", name, why));
-  errors.push(...validateMetadata(obj, old), ...schemaErrors);
-  if (t.validate) errors.push(...t.validate(obj, old));
+  const kindErrors = t.validate?.(obj, old) ?? [];
+  // The kind's own errors about a missing field (kube's wording) replace the schema's.
+  errors.push(...validateMetadata(obj, old), ...uncovered(schemaErrors, kindErrors), ...kindErrors);
   if (errors.length > 0)
     throw new InvalidError({ group: t.group, kind: t.kind, name: name ?? "" }, errors);
 }
@@ -160,8 +168,8 @@ export function admitCreate(
   opts: { keepManagedFields?: boolean } = {},
 ): KubeObject {
   const t = ctx.type;
-  const enumErrors: FieldError[] = [];
-  const obj = checkSchema(ctx, body, enumErrors);
+  const deferredErrors: FieldError[] = [];
+  const obj = checkSchema(ctx, body, deferredErrors);
   const meta = obj.metadata;
   if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
   delete meta.resourceVersion;
@@ -173,7 +181,7 @@ export function admitCreate(
   meta.generation = 1;
   if (t.status) delete obj.status;
   t.prepareForCreate?.(obj);
-  validate(ctx, obj, undefined, enumErrors);
+  validate(ctx, obj, undefined, [], deferredErrors);
   return checkManagedFields(
     ctx,
     opts.keepManagedFields ? obj : withManagedFields(ctx, undefined, obj),
@@ -207,8 +215,8 @@ export function admitUpdate(
   opts: { keepManagedFields?: boolean } = {},
 ): KubeObject {
   const t = ctx.type;
-  const enumErrors: FieldError[] = [];
-  let obj = checkSchema(ctx, next, enumErrors);
+  const deferredErrors: FieldError[] = [];
+  let obj = checkSchema(ctx, next, deferredErrors);
   const meta = obj.metadata;
   if (meta.name !== old.metadata.name) {
     throw new BadRequestError(
@@ -236,7 +244,7 @@ export function admitUpdate(
   }
   t.prepareForUpdate?.(obj, old);
   if (specChanged(obj, old, t)) obj.metadata.generation = (old.metadata.generation ?? 1) + 1;
-  validate(ctx, obj, old, immutableErrors, enumErrors);
+  validate(ctx, obj, old, immutableErrors, deferredErrors);
   return checkManagedFields(ctx, opts.keepManagedFields ? obj : withManagedFields(ctx, old, obj));
 }
 

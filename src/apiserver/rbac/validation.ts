@@ -126,7 +126,8 @@ export function validateBinding(
   namespaced: boolean,
 ): FieldError[] {
   const b = obj as RoleBinding;
-  const ref = b.roleRef ?? { apiGroup: "", kind: "", name: "" };
+  // An absent roleRef is Go's zero RoleRef, whose apiGroup v1 defaults.
+  const ref = b.roleRef ?? { apiGroup: RBAC_GROUP, kind: "", name: "" };
   const errors: FieldError[] = [];
   if (ref.apiGroup !== RBAC_GROUP)
     errors.push(notSupported("roleRef.apiGroup", ref.apiGroup ?? "", [RBAC_GROUP]));

@@ -27,6 +27,7 @@ import {
 } from "../schemas/index.js";
 import { BATCH_TYPES } from "./batch-types.js";
 import { validateConfigMap } from "./config-map-validation.js";
+import { validateLease } from "./lease-validation.js";
 import { namespaceType } from "./namespace-type.js";
 import { nodeType } from "./node-type.js";
 import { podType } from "./pod-type.js";
@@ -158,6 +159,7 @@ const leases = builtinType({
       cell: (o) => str((o.spec as { holderIdentity?: string } | undefined)?.holderIdentity),
     },
   ],
+  validate: validateLease,
 });
 
 /** Every built-in kind, in discovery order; Services get ClusterIPs from `serviceCidr`. */

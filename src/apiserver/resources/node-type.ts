@@ -6,6 +6,7 @@
  */
 import type { KubeObject, Node } from "../../api/index.js";
 import { nodeSchema } from "../schemas/index.js";
+import { validateNode } from "./node-validation.js";
 import { type ResourceType, STANDARD_VERBS } from "./resource-type.js";
 import { ageColumn } from "./table.js";
 
@@ -49,6 +50,7 @@ export const nodeType: ResourceType = {
   nameRule: "dns1123-subdomain",
   strategicMergePatch: true,
   schema: nodeSchema,
+  validate: validateNode,
   columns: [
     { name: "Status", type: "string", description: "The status of the node", cell: nodeStatus },
     { name: "Roles", type: "string", description: "The roles of the node", cell: roles },

@@ -5,9 +5,10 @@
  */
 
 import type { KubeObject } from "../../api/index.js";
-import { type FieldError, invalidValue, requiredValue } from "../../api/index.js";
 import { endpointSliceSchema, endpointsSchema, serviceSchema } from "../schemas/index.js";
 import { clusterIpAllocator, DEFAULT_SERVICE_CIDR, parseCidr } from "./cluster-ip.js";
+import { defaultEndpointSlice, validateEndpointSlice } from "./endpoint-slice-validation.js";
+import { defaultEndpoints, validateEndpoints } from "./endpoints-validation.js";
 import { type ResourceType, STANDARD_VERBS } from "./resource-type.js";
 import {
   endpointsCell,
@@ -80,25 +81,10 @@ const endpointsType = kind({
   shortNames: ["ep"],
   schema: endpointsSchema,
   columns: [{ name: "Endpoints", type: "string", cell: endpointsCell }],
+  prepareForCreate: defaultEndpoints,
+  prepareForUpdate: defaultEndpoints,
+  validate: validateEndpoints,
 });
-
-const ADDRESS_TYPES = ["FQDN", "IPv4", "IPv6"];
-
-function validateSlice(obj: KubeObject, old: KubeObject | undefined): FieldError[] {
-  const type = obj.addressType as string | undefined;
-  if (!type) return [requiredValue("addressType")];
-  if (!ADDRESS_TYPES.includes(type))
-    return [
-      {
-        reason: "FieldValueNotSupported",
-        field: "addressType",
-        detail: `Unsupported value: ${JSON.stringify(type)}: supported values: "FQDN", "IPv4", "IPv6"`,
-      },
-    ];
-  if (old && old.addressType !== type)
-    return [invalidValue("addressType", type, "field is immutable")];
-  return [];
-}
 
 const endpointSliceType = kind({
   group: "discovery.k8s.io",
@@ -111,7 +97,9 @@ const endpointSliceType = kind({
     { name: "Ports", type: "string", cell: slicePorts },
     { name: "Endpoints", type: "string", cell: sliceEndpoints },
   ],
-  validate: validateSlice,
+  prepareForCreate: defaultEndpointSlice,
+  prepareForUpdate: defaultEndpointSlice,
+  validate: validateEndpointSlice,
 });
 
 /** Service (with its ClusterIP range), Endpoints and EndpointSlice. */

@@ -110,8 +110,9 @@ function portErrors(p: ServicePort, i: number, many: boolean, names: Set<string>
       });
     names.add(p.name);
   } else if (many) errors.push(requiredValue(`${path}.name`));
-  if (!Number.isInteger(p.port) || p.port! < 1 || p.port! > 65535)
-    errors.push(invalidValue(`${path}.port`, p.port, "must be between 1 and 65535, inclusive"));
+  const port = p.port ?? 0; // an absent port is Go's zero
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    errors.push(invalidValue(`${path}.port`, port, "must be between 1 and 65535, inclusive"));
   if (!["TCP", "UDP", "SCTP"].includes(p.protocol ?? "TCP"))
     errors.push(unsupported(`${path}.protocol`, p.protocol, ["SCTP", "TCP", "UDP"]));
   const t = p.targetPort;

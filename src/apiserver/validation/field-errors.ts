@@ -70,3 +70,19 @@ function goValue(value: unknown): string {
   }
   return formatValue(value);
 }
+
+/**
+ * The errors of `general` less its missing fields that `specific` reports on
+ * (at the field or below it): a built-in kind's validation says in kube's words
+ * what its schema's required check also finds (`roleRef: Required value` gives
+ * way to `roleRef.kind: Unsupported value: ""`). Other errors stay: kube reports
+ * an enum twice when two of its validations check it (a Job's pod template).
+ */
+export function uncovered(general: FieldError[], specific: FieldError[]): FieldError[] {
+  if (general.length === 0 || specific.length === 0) return general;
+  const covers = (field: string, e: FieldError) =>
+    e.field === field || e.field.startsWith(`${field}.`) || e.field.startsWith(`${field}[`);
+  return general.filter(
+    (g) => g.reason !== "FieldValueRequired" || !specific.some((e) => covers(g.field, e)),
+  );
+}
