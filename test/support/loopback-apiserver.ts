@@ -86,6 +86,10 @@ export class WireTap {
   readonly requests: WireRequest[] = [];
   /** Connections accepted so far. */
   connections = 0;
+  /** Bytes from clients wait here while partitioned, per connection. */
+  #partitioned = false;
+  readonly #held = new Map<net.Socket, Buffer[]>();
+  readonly #upstreams = new Map<net.Socket, net.Socket>();
   readonly #open = new Set<net.Socket>();
   readonly #server: net.Server;
   port = 0;
@@ -94,20 +98,43 @@ export class WireTap {
     this.#server = net.createServer((client) => {
       this.connections++;
       this.#open.add(client);
+      this.#held.set(client, []);
       const upstream = net.connect(target);
       let buffered: Buffer = Buffer.alloc(0);
       client.on("data", (chunk: Buffer) => {
         if (parse) buffered = parseRequests(Buffer.concat([buffered, chunk]), this.requests);
+        if (this.#partitioned) this.#held.get(client)?.push(chunk);
+        else upstream.write(chunk);
       });
-      client.pipe(upstream).pipe(client);
+      upstream.pipe(client);
       const done = () => {
         client.destroy();
         upstream.destroy();
         this.#open.delete(client);
+        this.#held.delete(client);
+        this.#upstreams.delete(client);
       };
       client.on("close", done).on("error", done);
       upstream.on("close", done).on("error", done);
+      this.#upstreams.set(client, upstream);
     });
+  }
+
+  /**
+   * Cuts every open connection (a network failure: streams end mid-way) and
+   * holds what clients send afterwards until `heal()`.
+   */
+  partition(): void {
+    this.#partitioned = true;
+    for (const s of this.#open) s.destroy();
+  }
+
+  /** Forwards what was held and everything after it. */
+  heal(): void {
+    this.#partitioned = false;
+    for (const [client, chunks] of this.#held) {
+      for (const c of chunks.splice(0)) this.#upstreams.get(client)?.write(c);
+    }
   }
 
   async listen(): Promise<void> {
