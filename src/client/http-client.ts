@@ -154,7 +154,11 @@ export class HttpClient implements Client {
     try {
       if (res.statusCode !== 200)
         throw errorFromResponse(await readAll(res), `cannot watch ${type.kind}`);
-      yield* decodeWatchEvents<T>(res);
+      for await (const ev of decodeWatchEvents<T>(res)) {
+        // Events decoded from a chunk read before the abort are not delivered after it.
+        if (signal?.aborted) return;
+        yield ev;
+      }
     } catch (e) {
       if (signal?.aborted) return;
       throw e;

@@ -1,18 +1,22 @@
 /**
- * The client over TLS against a fake server with throwaway self-signed
- * certificates (made with the openssl CLI; skipped where it is missing): CA
- * verification, insecure mode, client certificates, and kubectl using a
- * kubeconfig we wrote.
+ * The client over TLS against a real Hearth apiserver serving HTTPS with a CA
+ * made for the test (src/pki): CA verification, insecure mode, client
+ * certificates and bearer tokens as the server authenticates them (its
+ * SelfSubjectReview says who we are), and kubectl using a kubeconfig we wrote.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { TLSSocket } from "node:tls";
 import { promisify } from "node:util";
-import { FakeApiServer, sendJson, shutdown } from "../../test/support/fixtures/fake-apiserver.js";
+import {
+  type LoopbackApiServer,
+  loopbackPki,
+  shutdown,
+  startLoopbackApiServer,
+} from "../../test/support/loopback-apiserver.js";
 import { clientFromKubeconfig, createHttpClient, type HttpClient } from "./http-client.js";
 import { writeKubeconfig } from "./kubeconfig.js";
 
@@ -27,39 +31,21 @@ async function available(cmd: string, ...args: string[]): Promise<boolean> {
   }
 }
 
-/** A self-signed certificate and key for `cn`, valid for 127.0.0.1. */
-async function selfSigned(dir: string, cn: string): Promise<{ cert: string; key: string }> {
-  const cert = join(dir, `${cn}.crt`);
-  const key = join(dir, `${cn}.key`);
-  await run("openssl", [
-    "req",
-    "-x509",
-    "-newkey",
-    "ec",
-    "-pkeyopt",
-    "ec_paramgen_curve:prime256v1",
-    "-nodes",
-    "-days",
-    "1",
-    "-subj",
-    `/CN=${cn}`,
-    "-addext",
-    "subjectAltName=IP:127.0.0.1,DNS:localhost",
-    "-keyout",
-    key,
-    "-out",
-    cert,
-  ]);
-  return { cert: await readFile(cert, "utf8"), key: await readFile(key, "utf8") };
+/** Who the server says the client is. */
+async function whoami(c: HttpClient): Promise<{ username: string; groups: string[] }> {
+  const body = JSON.stringify({
+    apiVersion: "authentication.k8s.io/v1",
+    kind: "SelfSubjectReview",
+  });
+  const res = await c.request("POST", "/apis/authentication.k8s.io/v1/selfsubjectreviews", body);
+  assert.equal(res.status, 201, res.body);
+  return JSON.parse(res.body).status.userInfo;
 }
 
-const hasOpenssl = await available("openssl", "version");
-
-describe("HttpClient over HTTPS", { skip: hasOpenssl ? false : "openssl is not installed" }, () => {
+describe("HttpClient over HTTPS", () => {
   let dir: string;
-  let serverCert: { cert: string; key: string };
-  let clientCert: { cert: string; key: string };
-  let server: FakeApiServer;
+  let pki: Awaited<ReturnType<typeof loopbackPki>>;
+  let server: LoopbackApiServer;
   const clients: HttpClient[] = [];
   const client = (c: HttpClient) => {
     clients.push(c);
@@ -68,18 +54,15 @@ describe("HttpClient over HTTPS", { skip: hasOpenssl ? false : "openssl is not i
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), "hearth-https-"));
-    serverCert = await selfSigned(dir, "server");
-    clientCert = await selfSigned(dir, "hearth-admin");
-    server = await FakeApiServer.start({
-      ...serverCert,
-      ca: clientCert.cert,
-      requestCert: true,
-      rejectUnauthorized: false,
+    pki = await loopbackPki("hearth-admin");
+    server = await startLoopbackApiServer({
+      tls: pki.serving,
+      clientCAs: [pki.ca.certPem],
+      tokens: new Map([
+        ["tk", "token-user"],
+        ["kc", "kubeconfig-user"],
+      ]),
     });
-    server.handler = (req, res) => {
-      const peer = (res.socket as TLSSocket).getPeerCertificate();
-      sendJson(res, 200, { path: req.url, auth: req.headers.authorization, cn: peer.subject?.CN });
-    };
   });
 
   after(async () => {
@@ -88,42 +71,53 @@ describe("HttpClient over HTTPS", { skip: hasOpenssl ? false : "openssl is not i
   });
 
   it("verifies the server against the given CA and sends the token", async () => {
-    const c = client(createHttpClient({ server: server.url, caPem: serverCert.cert, token: "tk" }));
-    const res = await c.request("GET", "/version");
-    assert.equal(res.status, 200);
-    assert.deepEqual(JSON.parse(res.body), { path: "/version", auth: "Bearer tk" });
+    const c = client(createHttpClient({ server: server.url, caPem: pki.ca.certPem, token: "tk" }));
+    assert.equal((await whoami(c)).username, "token-user");
+    const anonymous = client(createHttpClient({ server: server.url, caPem: pki.ca.certPem }));
+    assert.equal((await anonymous.request("GET", "/api/v1/namespaces")).status, 401);
   });
 
   it("refuses a server its CA did not sign, unless insecure", async () => {
-    const strict = client(createHttpClient({ server: server.url }));
-    await assert.rejects(strict.request("GET", "/version"), /self[- ]signed certificate/);
-    const insecure = client(createHttpClient({ server: server.url, insecure: true }));
+    const other = await loopbackPki("nobody");
+    const wrongCa = client(createHttpClient({ server: server.url, caPem: other.ca.certPem }));
+    await assert.rejects(wrongCa.request("GET", "/version"), /certificate/);
+    const systemRoots = client(createHttpClient({ server: server.url }));
+    await assert.rejects(systemRoots.request("GET", "/version"), /certificate/);
+    const insecure = client(createHttpClient({ server: server.url, insecure: true, token: "tk" }));
     assert.equal((await insecure.request("GET", "/version")).status, 200);
+    assert.equal((await whoami(insecure)).username, "token-user");
   });
 
   it("presents a client certificate", async () => {
     const c = client(
       createHttpClient({
         server: server.url,
-        caPem: serverCert.cert,
-        certPem: clientCert.cert,
-        keyPem: clientCert.key,
+        caPem: pki.ca.certPem,
+        certPem: pki.client.certPem,
+        keyPem: pki.client.keyPem,
       }),
     );
-    const res = await c.request("GET", "/whoami");
-    assert.equal(JSON.parse(res.body).cn, "hearth-admin");
+    const me = await whoami(c);
+    assert.equal(me.username, "hearth-admin");
+    assert.ok(me.groups.includes("system:masters"), String(me.groups));
   });
 
   it("connects from a kubeconfig we wrote, as kubectl does", async (t) => {
     const path = join(dir, "admin.kubeconfig");
-    await writeKubeconfig(path, { server: server.url, caPem: serverCert.cert, token: "kc" });
+    await writeKubeconfig(path, { server: server.url, caPem: pki.ca.certPem, token: "kc" });
     const c = client(await clientFromKubeconfig(path));
-    assert.equal(JSON.parse((await c.request("GET", "/x")).body).auth, "Bearer kc");
+    assert.equal((await whoami(c)).username, "kubeconfig-user");
     if (!(await available("kubectl", "version", "--client"))) {
       t.skip("kubectl is not installed");
       return;
     }
-    const { stdout } = await run("kubectl", ["--kubeconfig", path, "get", "--raw", "/api/v1/x"]);
-    assert.deepEqual(JSON.parse(stdout), { path: "/api/v1/x", auth: "Bearer kc" });
+    const { stdout } = await run("kubectl", [
+      "--kubeconfig",
+      path,
+      "get",
+      "--raw",
+      "/api/v1/namespaces/default",
+    ]);
+    assert.equal(JSON.parse(stdout).metadata.name, "default");
   });
 });
