@@ -26,8 +26,18 @@ import {
   writtenKind,
 } from "../support/controller-steps.js";
 import { type Env, startEnv } from "../support/envtest.js";
+import { waitFor } from "../support/hearth-process.js";
 
 const GRACE_MS = 40_000;
+
+/** A FakeClock that remembers when each timer it was asked for falls due. */
+class TimerLog extends FakeClock {
+  readonly dues: number[] = [];
+  override after(ms: number, fn: () => void) {
+    this.dues.push(this.now() + Math.max(0, ms));
+    return super.after(ms, fn);
+  }
+}
 const UNREACHABLE = "node.kubernetes.io/unreachable";
 
 interface NodeObj extends KubeObject {
@@ -254,6 +264,32 @@ describe("node lifecycle controller on a fake clock", () => {
       await nudge("Pod", "orphan", "work").catch(() => {});
       return getPod("orphan");
     });
+  });
+
+  it("on the Manager's clock, marks a silent node Unknown by its own requeue timer, with no nudge", async () => {
+    const timed = new TimerLog();
+    clock = timed;
+    await running?.stop();
+    await node("self-timed");
+    // No `now`: the controller reads the Manager's clock, and its requeueAfter runs on it.
+    running = await runManager(
+      env.client,
+      (m) => new NodeLifecycleController(env.client, { gracePeriodMs: GRACE_MS }).register(m),
+      { clock },
+    );
+    const due = clock.now() + GRACE_MS;
+    await waitFor("the grace period's requeue timer", () => timed.dues.includes(due));
+    clock.advance(GRACE_MS - 1);
+    assert.equal(condition((await getNode("self-timed"))!, "Ready")?.status, "True");
+    clock.advance(1);
+    const silent = await waitForObject(
+      "self-timed Unknown and tainted unreachable",
+      () => getNode("self-timed"),
+      (o) =>
+        condition(o, "Ready")?.status === "Unknown" &&
+        unreachableEffects(o) === "NoExecute,NoSchedule",
+    );
+    assert.equal(condition(silent, "Ready")?.reason, "NodeStatusUnknown");
   });
 
   it("a Manager restarted after the status write, before the taints, adds them", async () => {
