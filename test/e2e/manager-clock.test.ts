@@ -114,6 +114,43 @@ describe("Manager on a FakeClock", () => {
     assert.deepEqual(at, [0, 6_000], "retried one back-off step after the deadline");
   });
 
+  it("campaigns on the Manager's clock when the election names none of its own", async () => {
+    const clock = new FakeClock(START);
+    env = await startEnv({
+      manager: {
+        clock,
+        leaderElection: {
+          namespace: "kube-system",
+          name: "clocked",
+          identity: "a",
+          retryPeriodMs: 2_000,
+        },
+      },
+    });
+    const manager = env.manager;
+    // Something to lead: a Manager whose leader work ends at once counts as having lost.
+    manager.add({
+      start: (s) =>
+        new Promise<void>((r) => s.addEventListener("abort", () => r(), { once: true })),
+    });
+    env.startManager();
+    const renewTime = async () => {
+      const lease = await env!.client.get({
+        apiVersion: "coordination.k8s.io/v1",
+        kind: "Lease",
+        namespace: "kube-system",
+        name: "clocked",
+      });
+      return (lease.spec as { renewTime?: string }).renewTime;
+    };
+    await waitFor("leading", () => manager.isLeader());
+    assert.equal(await renewTime(), "2030-01-01T00:00:00.000000Z", "taken at the clock's time");
+    await advanceOnto(clock, 2_000);
+    await waitFor("the renewal at +2 s", async () =>
+      (await renewTime()) === "2030-01-01T00:00:02.000000Z" ? true : undefined,
+    );
+  });
+
   it("looks again after requeueAfter, measured on the clock", async () => {
     const { clock, at } = await start(async (n) => (n < 3 ? { requeueAfter: 30_000 } : undefined));
     await advanceOnto(clock, 30_000);
