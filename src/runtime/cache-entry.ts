@@ -5,6 +5,7 @@
  */
 import type { KubeObject } from "../api/index.js";
 import type { Reader, Watcher } from "../client/index.js";
+import type { Clock } from "./clock.js";
 import { Informer, type InformerHandlers, objectKey } from "./informer.js";
 import type { TypeRef } from "./refs.js";
 
@@ -39,8 +40,14 @@ export class CacheEntry {
     readonly type: TypeRef,
     readonly scope: Scope,
     onError: (err: unknown) => void,
+    clock?: Clock,
   ) {
-    this.informer = new Informer(client, { ...type, ...scope, onError });
+    this.informer = new Informer(client, {
+      ...type,
+      ...scope,
+      onError,
+      ...(clock ? { clock } : {}),
+    });
     this.informer.addHandlers({
       onAdd: (obj) => this.file(obj),
       onUpdate: (old, obj) => {

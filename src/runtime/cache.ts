@@ -10,6 +10,7 @@ import type { KubeList, KubeObject } from "../api/index.js";
 import { NotFoundError, parseLabelSelector } from "../api/index.js";
 import type { Reader, ResourceMapper, Watcher } from "../client/index.js";
 import { CacheEntry, type IndexFunc, type Scope, scopeKey } from "./cache-entry.js";
+import type { Clock } from "./clock.js";
 import { untilAborted } from "./lifecycle.js";
 import type { CallOptions, ObjectRef, TypeRef } from "./refs.js";
 import { groupOf } from "./refs.js";
@@ -31,6 +32,8 @@ export interface CacheListOptions extends CacheReadOptions {
 
 export interface CacheOptions {
   onError?(what: string, err: unknown): void;
+  /** The time informers wait on before retrying a failed list or watch (default: the machine's). */
+  clock?: Clock;
 }
 
 type ListWatch = Reader & Watcher & { readonly mapper: ResourceMapper };
@@ -51,7 +54,7 @@ export class Cache {
     let entry = this.entries.get(key);
     if (entry) return entry;
     const onError = (e: unknown) => this.opts.onError?.(`${type.kind} informer`, e);
-    entry = new CacheEntry(this.client, type, scope, onError);
+    entry = new CacheEntry(this.client, type, scope, onError, this.opts.clock);
     this.entries.set(key, entry);
     if (this.signal) this.run(entry, this.signal);
     return entry;

@@ -15,6 +15,7 @@ import type {
   Watcher,
   WatchOptions,
 } from "../client/index.js";
+import { FakeClock } from "./clock.js";
 import { Informer, type InformerHandlers } from "./informer.js";
 
 const cm = (name: string, rv: string): KubeObject => ({
@@ -97,15 +98,23 @@ describe("Informer (scripted client)", () => {
   });
 });
 
+/** Resolves once `until` holds; fails after 2 s. */
+async function waitUntil(until: () => boolean): Promise<void> {
+  const deadline = Date.now() + 2000;
+  while (!until() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+  assert.ok(until(), "condition not met within 2 s");
+}
+
 /** Runs `informer` until `until` holds (or 2 s pass), then stops it. */
 async function runUntil(informer: Informer, until: () => boolean): Promise<void> {
   const stop = new AbortController();
   const running = informer.run(stop.signal);
-  const deadline = Date.now() + 2000;
-  while (!until() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-  stop.abort();
-  await running;
-  assert.ok(until(), "condition not met within 2 s");
+  try {
+    await waitUntil(until);
+  } finally {
+    stop.abort();
+    await running;
+  }
 }
 
 /** Handlers that record each event as a line. */
@@ -243,6 +252,36 @@ describe("Informer events (scripted client)", () => {
       assert.equal(client.watchedFrom[1], f.relists === 2 ? "20" : "10");
     });
   }
+
+  it("waits out its retry delay on its clock", async () => {
+    const clock = new FakeClock(0);
+    const client = new ScriptedClient();
+    client.lists.push(list("10", [cm("a", "5")]));
+    client.watches.push(async function* () {
+      yield* [];
+      throw new ApiError(500, "InternalError", "boom");
+    });
+    const reported: unknown[] = [];
+    const informer = new Informer(client, {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      retryMs: 1_000,
+      clock,
+      onError: (e) => reported.push(e),
+    });
+    const stop = new AbortController();
+    const running = informer.run(stop.signal);
+    await waitUntil(() => clock.nextDue() === 1_000);
+    assert.equal(reported.length, 1);
+    clock.advance(999);
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(client.watchedFrom, ["10"], "no retry before the clock says");
+    clock.advance(1);
+    await waitUntil(() => client.watchedFrom.length === 2);
+    assert.deepEqual(client.watchedFrom, ["10", "10"]);
+    stop.abort();
+    await running;
+  });
 
   it("waitForSync reports false when its signal aborts before the first list", async () => {
     const informer = new Informer(new ScriptedClient(), { apiVersion: "v1", kind: "ConfigMap" });

@@ -9,6 +9,7 @@
 import type { KubeObject } from "../api/index.js";
 import { hasCode } from "../api/index.js";
 import type { Reader, Watcher } from "../client/index.js";
+import { type Clock, realClock } from "./clock.js";
 import { watchRestarts } from "./metrics.js";
 
 export interface InformerHandlers {
@@ -33,6 +34,8 @@ export interface InformerOptions {
   onError?(err: unknown): void;
   /** Delay before retrying after an error, ms. */
   retryMs?: number;
+  /** The time that delay runs on (default: the machine's). */
+  clock?: Clock;
 }
 
 export class Informer {
@@ -94,7 +97,7 @@ export class Informer {
         watchRestarts.inc({ kind: this.opts.kind, reason: "error" });
         if (hasCode(err, 404)) needList = true;
         this.opts.onError?.(err);
-        await delay(this.opts.retryMs ?? 1000, signal);
+        await (this.opts.clock ?? realClock).sleep(this.opts.retryMs ?? 1000, signal);
       }
     }
   }
@@ -163,15 +166,7 @@ export class Informer {
   }
 }
 
+/** Resolves once `ms` have passed on the machine's clock, or `signal` aborts. */
 export function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
+  return realClock.sleep(ms, signal);
 }

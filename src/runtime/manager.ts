@@ -11,7 +11,7 @@ import { setMaxListeners } from "node:events";
 import type { Client, Reader } from "../client/index.js";
 import { type BuilderHost, type BuiltController, ControllerBuilder } from "./builder.js";
 import { Cache } from "./cache.js";
-import { delay } from "./informer.js";
+import { type Clock, realClock } from "./clock.js";
 import { type LeaderElectionOptions, LeaderElector } from "./leader-election.js";
 import { metricsRegistry } from "./metrics.js";
 import type { ReconcileLoopOptions } from "./reconcile-loop.js";
@@ -31,6 +31,12 @@ export interface ManagerOptions {
   reconcileDeadlineMs?: number;
   /** Default per-request back-off after a failed reconcile. */
   backoff?: BackoffOptions;
+  /**
+   * The time every controller's deadlines, back-off and requeueAfter, the
+   * cache's informer retries, the discovery retry and (unless it names its
+   * own) leader election run on; a FakeClock in tests. Default: the machine's.
+   */
+  clock?: Clock;
   /** Default workers per controller (1). */
   workers?: number;
   leaderElection?: LeaderElectionOptions;
@@ -55,6 +61,8 @@ export class Manager implements BuilderHost {
   readonly apiReader: Reader;
   readonly metrics = metricsRegistry;
   readonly defaults: Omit<ReconcileLoopOptions, "name">;
+  /** The Manager's time (see `ManagerOptions.clock`): controllers read `now()` from it. */
+  readonly clock: Clock;
   private readonly controllers: BuiltController[] = [];
   private readonly runnables: Runnable[] = [];
   private readonly log: (msg: string, err?: unknown) => void;
@@ -66,12 +74,16 @@ export class Manager implements BuilderHost {
     private readonly opts: ManagerOptions = {},
   ) {
     this.log = opts.log ?? (() => {});
-    this.cache = opts.sharedCache ?? new Cache(client, { onError: (what, e) => this.log(what, e) });
+    this.clock = opts.clock ?? realClock;
+    this.cache =
+      opts.sharedCache ??
+      new Cache(client, { onError: (what, e) => this.log(what, e), clock: this.clock });
     this.apiReader = client;
     this.defaults = {
       workers: opts.workers ?? 1,
       deadlineMs: opts.reconcileDeadlineMs ?? DEFAULT_RECONCILE_DEADLINE_MS,
       backoff: opts.backoff ?? DEFAULT_BACKOFF,
+      clock: this.clock,
       onError:
         opts.onReconcileError ??
         ((controller, req, err) =>
@@ -133,7 +145,10 @@ export class Manager implements BuilderHost {
       const leaderOnly = this.runnables.filter((r) => r.needLeaderElection !== false);
       const lead = (leading: AbortSignal) => this.lead(leading, leaderOnly);
       const elected = this.opts.leaderElection
-        ? new LeaderElector(this.client, this.opts.leaderElection).run(stop.signal, async (s) => {
+        ? new LeaderElector(this.client, {
+            clock: this.clock,
+            ...this.opts.leaderElection,
+          }).run(stop.signal, async (s) => {
             setMaxListeners(0, s);
             await lead(s);
             if (!stop.signal.aborted) {
@@ -172,7 +187,7 @@ export class Manager implements BuilderHost {
         break;
       } catch (e) {
         this.log(`controller ${c.name}: cannot resolve ${c.forType.kind}`, e);
-        await delay(this.opts.resolveRetryMs ?? RESOLVE_RETRY_MS, signal);
+        await this.clock.sleep(this.opts.resolveRetryMs ?? RESOLVE_RETRY_MS, signal);
       }
     }
     if (signal.aborted) return;

@@ -1,5 +1,5 @@
 /**
- * ReconcileLoop on mocked timers: the one place that turns a reconcile's
+ * ReconcileLoop on a FakeClock: the one place that turns a reconcile's
  * outcome into a requeue. Asserts when each request comes back (requeue backs
  * off, requeueAfter waits exactly, an error backs off and success resets it, a
  * TerminalError is dropped), that a reconcile past its deadline sees its signal
@@ -7,7 +7,8 @@
  * and the reconcile_total counts per result.
  */
 import assert from "node:assert/strict";
-import { afterEach, beforeEach, describe, it, mock } from "node:test";
+import { beforeEach, describe, it } from "node:test";
+import { FakeClock } from "./clock.js";
 import { TerminalError } from "./controller.js";
 import { reconcileTotal } from "./metrics.js";
 import {
@@ -18,18 +19,28 @@ import {
 } from "./reconcile-loop.js";
 import type { Request } from "./refs.js";
 
-beforeEach(() => mock.timers.enable({ apis: ["setTimeout", "Date"], now: 0 }));
-afterEach(() => mock.timers.reset());
+let clock: FakeClock;
+beforeEach(() => {
+  clock = new FakeClock(0);
+});
 
-/** Lets promise callbacks and I/O callbacks run (setImmediate is not mocked). */
+/** Lets the loop's promise callbacks run (no time passes). */
 const settle = () => new Promise<void>((r) => setImmediate(r));
 
-/** Moves mocked time forward 1 ms at a time, letting the loop react in between. */
+/**
+ * Moves the clock forward by `ms`, from one due timer to the next, letting
+ * the loop react to each (a reconcile it starts may set the next timer).
+ */
 async function advance(ms: number): Promise<void> {
-  for (let i = 0; i < ms; i++) {
-    mock.timers.tick(1);
+  const end = clock.now() + ms;
+  for (;;) {
     await settle();
+    const next = clock.nextDue();
+    if (next === undefined || next > end) break;
+    clock.advanceTo(next);
   }
+  clock.advanceTo(end);
+  await settle();
 }
 
 interface Reported {
@@ -45,12 +56,12 @@ let loops = 0;
 /** A running loop whose reconciler plays `steps` in order (the last repeats); records call times. */
 function startLoop(steps: Step[], opts: { deadlineMs?: number; workers?: number } = {}) {
   const name = `loop-test-${++loops}`;
-  const calls: { at: number; req: Request }[] = [];
+  const calls: { at: number; req: Request; retries: number }[] = [];
   const errors: Reported[] = [];
   const loop = new ReconcileLoop(
     {
       reconcile: (req, ctx) => {
-        calls.push({ at: Date.now(), req });
+        calls.push({ at: clock.now(), req, retries: ctx.retries });
         const step = steps[Math.min(calls.length, steps.length) - 1]!;
         return step(req, ctx);
       },
@@ -60,6 +71,7 @@ function startLoop(steps: Step[], opts: { deadlineMs?: number; workers?: number 
       workers: opts.workers ?? 1,
       deadlineMs: opts.deadlineMs ?? 10_000,
       backoff: { baseMs: 10, maxMs: 40 },
+      clock,
       onError: (_c, req, err, retry) => errors.push({ req, err, retry }),
     },
   );
@@ -95,7 +107,7 @@ const after =
   (ms: number): Step =>
   async () => ({ requeueAfter: ms });
 
-describe("ReconcileLoop requeue policy (mocked timers)", () => {
+describe("ReconcileLoop requeue policy (FakeClock)", () => {
   const cases: {
     name: string;
     steps: Step[];
@@ -194,6 +206,27 @@ describe("ReconcileLoop requeue policy (mocked timers)", () => {
     );
   });
 
+  it("tells each reconcile how many in a row failed or asked for back-off before it", async () => {
+    const l = startLoop([fail, fail, requeue, after(5), fail, done]);
+    l.loop.enqueue({ name: "k" });
+    await advance(1000);
+    await l.stop();
+    assert.deepEqual(
+      l.calls.map((c) => c.retries),
+      [0, 1, 2, 3, 0, 1],
+      "a requeueAfter is a success: the count starts again after it",
+    );
+  });
+
+  it("cancels the deadline of a reconcile that finished: no timer is left behind", async () => {
+    const l = startLoop([done]);
+    l.loop.enqueue({ name: "k" });
+    await settle();
+    assert.equal(l.calls.length, 1);
+    assert.equal(clock.pending, 0);
+    await l.stop();
+  });
+
   it("hands the reconciler the request its key names", async () => {
     const l = startLoop([done]);
     l.loop.enqueue({ namespace: "tenant-a", name: "db" });
@@ -212,7 +245,7 @@ describe("ReconcileLoop requeue policy (mocked timers)", () => {
   });
 });
 
-describe("ReconcileLoop deadline and stop (mocked timers)", () => {
+describe("ReconcileLoop deadline and stop (FakeClock)", () => {
   /** A reconciler that waits for its signal and throws what an aborted fetch throws. */
   const hang: Step = (_req, ctx) =>
     new Promise((_resolve, reject) => {

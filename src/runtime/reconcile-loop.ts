@@ -5,7 +5,9 @@
  * policy lives here alone: an error (a passed deadline included) requeues with
  * per-request exponential back-off, a TerminalError is reported and dropped,
  * `requeue` backs off as an error does, `requeueAfter` schedules the next look.
+ * Deadlines, back-off and requeueAfter all run on the loop's Clock.
  */
+import { type Clock, realClock } from "./clock.js";
 import { TerminalError } from "./controller.js";
 import { reconcileErrors, reconcileTime, reconcileTotal, trackQueue } from "./metrics.js";
 import { type Request, requestFromKey, requestKey } from "./refs.js";
@@ -46,18 +48,22 @@ export interface ReconcileLoopOptions {
   workers: number;
   deadlineMs: number;
   backoff?: BackoffOptions;
+  /** The time deadlines, back-off and requeueAfter run on (default: the machine's). */
+  clock?: Clock;
   /** Told about each failed reconcile, and whether it will be retried. */
   onError(controller: string, req: Request, err: unknown, retry: boolean): void;
 }
 
 export class ReconcileLoop {
   readonly queue: WorkQueue;
+  private readonly clock: Clock;
 
   constructor(
     private readonly reconciler: TypedReconciler,
     private readonly opts: ReconcileLoopOptions,
   ) {
-    this.queue = new WorkQueue(opts.backoff ?? DEFAULT_BACKOFF);
+    this.clock = opts.clock ?? realClock;
+    this.queue = new WorkQueue(opts.backoff ?? DEFAULT_BACKOFF, this.clock);
   }
 
   enqueue(req: Request): void {
@@ -98,9 +104,8 @@ export class ReconcileLoop {
     const ctx = new AbortController();
     const onStop = () => ctx.abort(stopping.reason);
     stopping.addEventListener("abort", onStop, { once: true });
-    const deadline = setTimeout(
-      () => ctx.abort(new DeadlineExceededError(controller, req, this.opts.deadlineMs)),
-      this.opts.deadlineMs,
+    const cancelDeadline = this.clock.after(this.opts.deadlineMs, () =>
+      ctx.abort(new DeadlineExceededError(controller, req, this.opts.deadlineMs)),
     );
     try {
       const retries = this.queue.failureCount(key);
@@ -124,7 +129,7 @@ export class ReconcileLoop {
       if (terminal) this.queue.forget(key);
       else this.queue.addRateLimited(key);
     } finally {
-      clearTimeout(deadline);
+      cancelDeadline();
       stopping.removeEventListener("abort", onStop);
       timer();
     }

@@ -1,15 +1,21 @@
 /**
- * WorkQueue timing on mocked timers (node:test's MockTimers drive `setTimeout`
- * and `Date` together, so no test waits on the machine's clock): the back-off
- * schedule and its cap, addAfter's earliest-time-wins, delayed keys meeting
- * waiting and processing keys, and shutDown cancelling what is still pending.
+ * WorkQueue timing on a FakeClock (time moves only when a test advances it, so
+ * no test waits on the machine's clock): the back-off schedule and its cap,
+ * forget, addAfter's earliest-time-wins, delayed keys meeting waiting and
+ * processing keys, and shutDown cancelling what is still pending.
  */
 import assert from "node:assert/strict";
-import { afterEach, beforeEach, describe, it, mock } from "node:test";
-import { WorkQueue } from "./workqueue.js";
+import { beforeEach, describe, it } from "node:test";
+import { FakeClock } from "./clock.js";
+import { type BackoffOptions, DEFAULT_BACKOFF, WorkQueue } from "./workqueue.js";
 
-beforeEach(() => mock.timers.enable({ apis: ["setTimeout", "Date"], now: 0 }));
-afterEach(() => mock.timers.reset());
+let clock: FakeClock;
+beforeEach(() => {
+  clock = new FakeClock(0);
+});
+
+/** A queue on this test's clock. */
+const queue = (backoff: BackoffOptions = DEFAULT_BACKOFF) => new WorkQueue(backoff, clock);
 
 /** Keys the queue hands out right now, without waiting (each marked done). */
 async function drain(q: WorkQueue): Promise<string[]> {
@@ -30,12 +36,12 @@ async function delayOf(q: WorkQueue, key: string, limit = 100_000): Promise<numb
       assert.deepEqual(await drain(q), [key]);
       return t;
     }
-    mock.timers.tick(1);
+    clock.advance(1);
   }
   assert.fail(`${key} never came back within ${limit} ms`);
 }
 
-describe("WorkQueue back-off (mocked timers)", () => {
+describe("WorkQueue back-off (FakeClock)", () => {
   const cases = [
     {
       name: "doubles from the base",
@@ -51,7 +57,7 @@ describe("WorkQueue back-off (mocked timers)", () => {
   ];
   for (const c of cases) {
     it(`${c.name}: ${c.want.join(", ")} ms`, async () => {
-      const q = new WorkQueue(c.backoff);
+      const q = queue(c.backoff);
       const got: number[] = [];
       for (let i = 0; i < c.want.length; i++) {
         q.addRateLimited("k");
@@ -64,7 +70,7 @@ describe("WorkQueue back-off (mocked timers)", () => {
   }
 
   it("keeps one failure count per key, and forget resets only that key", async () => {
-    const q = new WorkQueue({ baseMs: 10, maxMs: 10_000 });
+    const q = queue({ baseMs: 10, maxMs: 10_000 });
     for (let i = 0; i < 3; i++) q.addRateLimited("a");
     q.addRateLimited("b");
     assert.equal(q.failureCount("a"), 3);
@@ -72,7 +78,7 @@ describe("WorkQueue back-off (mocked timers)", () => {
     q.forget("a");
     assert.equal(q.failureCount("a"), 0);
     assert.equal(q.failureCount("b"), 1);
-    mock.timers.tick(10);
+    clock.advance(10);
     // "a" waits for its first (earliest) delay, 10 ms; "b" too.
     assert.deepEqual((await drain(q)).sort(), ["a", "b"]);
     q.addRateLimited("a");
@@ -81,13 +87,13 @@ describe("WorkQueue back-off (mocked timers)", () => {
   });
 });
 
-describe("WorkQueue.addAfter (mocked timers)", () => {
+describe("WorkQueue.addAfter (FakeClock)", () => {
   it("holds a key until its delay has fully passed", async () => {
-    const q = new WorkQueue();
+    const q = queue();
     q.addAfter("k", 100);
-    mock.timers.tick(99);
+    clock.advance(99);
     assert.equal(q.length, 0);
-    mock.timers.tick(1);
+    clock.advance(1);
     assert.deepEqual(await drain(q), ["k"]);
   });
 
@@ -98,56 +104,89 @@ describe("WorkQueue.addAfter (mocked timers)", () => {
   ];
   for (const c of earliest) {
     it(`${c.name} (delays ${c.delays.join(", ")} → ${c.due} ms)`, async () => {
-      const q = new WorkQueue();
+      const q = queue();
       for (const ms of c.delays) q.addAfter("k", ms);
-      mock.timers.tick(c.due - 1);
+      clock.advance(c.due - 1);
       assert.equal(q.length, 0);
-      mock.timers.tick(1);
+      clock.advance(1);
       assert.deepEqual(await drain(q), ["k"]);
-      mock.timers.tick(10_000);
+      clock.advance(10_000);
       assert.equal(q.length, 0, "the key is delivered once, not once per addAfter");
       q.shutDown();
     });
   }
 
+  // Due times count from the clock's now when each addAfter is made, not from the first.
+  const later = [
+    {
+      name: "a later, shorter delay that falls due first wins",
+      first: 100,
+      at: 60,
+      second: 30,
+      due: 90,
+    },
+    {
+      name: "a later, shorter delay that falls due after loses",
+      first: 100,
+      at: 60,
+      second: 50,
+      due: 100,
+    },
+  ];
+  for (const c of later) {
+    it(`${c.name} (${c.first} ms at 0, ${c.second} ms at ${c.at} → ${c.due} ms)`, async () => {
+      const q = queue();
+      q.addAfter("k", c.first);
+      clock.advance(c.at);
+      q.addAfter("k", c.second);
+      clock.advance(c.due - c.at - 1);
+      assert.equal(q.length, 0);
+      clock.advance(1);
+      assert.deepEqual(await drain(q), ["k"]);
+      clock.advance(10_000);
+      assert.equal(q.length, 0, "delivered once");
+      assert.equal(clock.pending, 0, "the losing timer was cancelled or never set");
+    });
+  }
+
   it("adds at once for a delay of zero or less", async () => {
-    const q = new WorkQueue();
+    const q = queue();
     q.addAfter("zero", 0);
     q.addAfter("negative", -5);
     assert.deepEqual(await drain(q), ["zero", "negative"]);
   });
 
   it("dedupes a delayed key that arrives while the same key already waits", async () => {
-    const q = new WorkQueue();
+    const q = queue();
     q.add("k");
     q.addAfter("k", 50);
-    mock.timers.tick(50);
+    clock.advance(50);
     assert.equal(q.length, 1);
     assert.deepEqual(await drain(q), ["k"]);
   });
 
   it("marks a key dirty when its delay ends while a worker holds it", async () => {
-    const q = new WorkQueue();
+    const q = queue();
     q.add("k");
     const key = await q.get();
     q.addAfter("k", 20);
-    mock.timers.tick(20);
+    clock.advance(20);
     assert.equal(q.length, 0, "not handed out while processing");
     q.done(key!);
     assert.deepEqual(await drain(q), ["k"], "back once the worker is done");
   });
 
   it("wakes a worker that waits for a key when the delay ends", async () => {
-    const q = new WorkQueue();
+    const q = queue();
     let got: string | undefined;
     const waiting = q.get().then((k) => {
       got = k;
     });
     q.addAfter("k", 30);
-    mock.timers.tick(29);
+    clock.advance(29);
     await Promise.resolve();
     assert.equal(got, undefined);
-    mock.timers.tick(1);
+    clock.advance(1);
     await waiting;
     assert.equal(got, "k");
     q.done("k");
@@ -157,25 +196,25 @@ describe("WorkQueue.addAfter (mocked timers)", () => {
 
 describe("WorkQueue order and shutdown", () => {
   it("hands keys out first in, first out", async () => {
-    const q = new WorkQueue();
+    const q = queue();
     for (const k of ["c", "a", "b", "a", "c"]) q.add(k);
     assert.deepEqual(await drain(q), ["c", "a", "b"]);
   });
 
   it("cancels pending delays and back-offs on shutDown, and takes no more keys", async () => {
-    const q = new WorkQueue({ baseMs: 10, maxMs: 100 });
+    const q = queue({ baseMs: 10, maxMs: 100 });
     q.addAfter("later", 50);
     q.addRateLimited("failed");
     q.shutDown();
     q.add("new");
     q.addAfter("new-later", 5);
-    mock.timers.tick(1000);
+    clock.advance(1000);
     assert.equal(q.length, 0);
     assert.equal(await q.get(), undefined, "get after shutDown returns at once");
   });
 
   it("still hands out keys queued before shutDown, then undefined", async () => {
-    const q = new WorkQueue();
+    const q = queue();
     q.add("a");
     q.add("b");
     q.shutDown();
@@ -185,14 +224,14 @@ describe("WorkQueue order and shutdown", () => {
   });
 
   it("releases every waiting worker on shutDown", async () => {
-    const q = new WorkQueue();
+    const q = queue();
     const waiting = [q.get(), q.get(), q.get()];
     q.shutDown();
     assert.deepEqual(await Promise.all(waiting), [undefined, undefined, undefined]);
   });
 
   it("gives a key added while workers wait to the first waiting worker only", async () => {
-    const q = new WorkQueue();
+    const q = queue();
     const first = q.get();
     const second = q.get();
     q.add("k");

@@ -3,7 +3,9 @@
  * waiting, a key being processed is never handed to a second worker (a re-add
  * while processing marks it dirty and it comes back once done), failed keys come
  * back after a per-key exponential backoff with a cap, and `addAfter` delays a key.
+ * Delays run on the injected Clock (a FakeClock in tests).
  */
+import { type CancelTimer, type Clock, realClock } from "./clock.js";
 
 export interface BackoffOptions {
   baseMs: number;
@@ -18,11 +20,14 @@ export class WorkQueue {
   private readonly processing = new Set<string>();
   private readonly dirty = new Set<string>();
   private readonly failures = new Map<string, number>();
-  private readonly timers = new Map<string, { timer: NodeJS.Timeout; due: number }>();
+  private readonly timers = new Map<string, { cancel: CancelTimer; due: number }>();
   private readonly waiters: ((key: string | undefined) => void)[] = [];
   private shuttingDown = false;
 
-  constructor(private readonly backoff: BackoffOptions = DEFAULT_BACKOFF) {}
+  constructor(
+    private readonly backoff: BackoffOptions = DEFAULT_BACKOFF,
+    private readonly clock: Clock = realClock,
+  ) {}
 
   get length(): number {
     return this.queue.length;
@@ -53,17 +58,17 @@ export class WorkQueue {
       return;
     }
     // As client-go's delaying queue: a key already waiting keeps the earlier time.
-    const due = Date.now() + ms;
+    const due = this.clock.now() + ms;
     const waiting = this.timers.get(key);
     if (waiting) {
       if (waiting.due <= due) return;
-      clearTimeout(waiting.timer);
+      waiting.cancel();
     }
-    const timer = setTimeout(() => {
+    const cancel = this.clock.after(ms, () => {
       this.timers.delete(key);
       this.add(key);
-    }, ms);
-    this.timers.set(key, { timer, due });
+    });
+    this.timers.set(key, { cancel, due });
   }
 
   /** Requeues after this key's next backoff step. */
@@ -102,7 +107,7 @@ export class WorkQueue {
 
   shutDown(): void {
     this.shuttingDown = true;
-    for (const t of this.timers.values()) clearTimeout(t.timer);
+    for (const t of this.timers.values()) t.cancel();
     this.timers.clear();
     for (const w of this.waiters.splice(0)) w(undefined);
   }

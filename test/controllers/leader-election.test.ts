@@ -59,7 +59,7 @@ describe("Manager leader election on a fake clock", () => {
     for (let t = 0; t < 10 && (await lease())?.spec?.holderIdentity !== "b"; t++) {
       clock.advance(TIMING.retryPeriodMs);
       await new Promise((r) => setImmediate(r));
-      await waitFor("b parked", () => clock.sleeping > 0);
+      await waitFor("b parked", () => clock.pending > 0);
     }
     await waitFor("b leads", async () => (await lease())?.spec?.holderIdentity === "b");
     assert.equal((await lease())?.spec?.leaseTransitions, 1);

@@ -90,7 +90,7 @@ describe("LeaderElector on a fake clock", () => {
 
   /** Resolves once `count` candidates wait on the clock, i.e. each finished its step. */
   const parked = (count: number) =>
-    waitFor(`${count} candidate(s) waiting on the clock`, () => clock.sleeping === count, 10_000);
+    waitFor(`${count} candidate(s) waiting on the clock`, () => clock.pending === count, 10_000);
 
   const lease = async () =>
     (

@@ -29,7 +29,7 @@ export interface NodeLifecycleOptions {
    */
   gracePeriodMs?: number;
   log?(msg: string, err?: unknown): void;
-  /** The clock (ms since the epoch); tests pass their own. */
+  /** The clock (ms since the epoch); default: the Manager's (`ManagerOptions.clock`). */
   now?(): number;
 }
 
@@ -56,7 +56,7 @@ export class NodeLifecycleController {
   /** Runs both loops on `manager`, reading Nodes, node Leases and Pods from its shared cache. */
   register(manager: Manager): void {
     const { client, opts } = this;
-    const now = opts.now ?? Date.now;
+    const now = opts.now ?? (() => manager.clock.now());
     const nodes = manager.cache.informer(NODE).informer;
     const pods = manager.cache.informer(POD).informer;
     const leases = manager.cache.informer(LEASE, LEASES.scope).informer;
