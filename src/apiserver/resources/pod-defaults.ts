@@ -27,8 +27,10 @@ function defaultProbe(p: Probe | undefined): void {
 
 function defaultContainer(c: Container): void {
   if (c.image !== undefined && c.imagePullPolicy === undefined) {
-    const tag = /:([^/:@]+)$/.exec(c.image)?.[1];
-    c.imagePullPolicy = tag === undefined || tag === "latest" ? "Always" : "IfNotPresent";
+    // kube's ParseImageName: the tag is read before any `@digest`; no tag and no digest is `latest`.
+    const [named = "", digest] = c.image.split("@", 2);
+    const tag = /:([^/:]+)$/.exec(named)?.[1] ?? (digest === undefined ? "latest" : undefined);
+    c.imagePullPolicy = tag === "latest" ? "Always" : "IfNotPresent";
   }
   for (const p of c.ports ?? []) p.protocol ??= "TCP";
   defaultProbe(c.readinessProbe);
