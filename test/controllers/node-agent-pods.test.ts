@@ -184,7 +184,7 @@ describe("node agent pod sync: restart policy, init containers, deadlines", () =
         uniqueName("deadline"),
         [shContainer("c", "trap 'exit 0' TERM; while :; do sleep 0.1; done")],
         {
-          activeDeadlineSeconds: 1,
+          activeDeadlineSeconds: 3,
         },
       ),
     );
