@@ -138,6 +138,14 @@ export class PodWorker {
       this.terminate(this.grace(pod));
       return this.nextDeadline();
     }
+    const next = await this.syncRuns(pod);
+    // Nothing else may sync the pod again when its deadline passes: look again then.
+    const left = this.deadlineLeft(pod);
+    return left === undefined || (next !== undefined && next < left) ? next : Math.max(left, 10);
+  }
+
+  /** Volumes, then the init containers in order, then the containers. */
+  private async syncRuns(pod: Pod): Promise<number | undefined> {
     const volumes = await this.volumes(pod);
     if (!volumes) return RETRY_MS;
     const policy = pod.spec.restartPolicy ?? "Always";
@@ -159,11 +167,17 @@ export class PodWorker {
     return next;
   }
 
+  /** Ms until `activeDeadlineSeconds` is past (undefined without one). */
+  private deadlineLeft(pod: Pod): number | undefined {
+    const limit = pod.spec.activeDeadlineSeconds;
+    if (limit === undefined) return undefined;
+    return Math.max(0, Date.parse(this.state.startTime) + limit * 1000 - Date.now());
+  }
+
   /** `activeDeadlineSeconds` past the pod's start: the pod fails. */
   private checkDeadline(pod: Pod): void {
-    const limit = pod.spec.activeDeadlineSeconds;
-    if (this.terminal || limit === undefined) return;
-    if (Date.parse(this.state.startTime) + limit * 1000 > Date.now()) return;
+    const left = this.deadlineLeft(pod);
+    if (this.terminal || left === undefined || left > 0) return;
     const message = "Pod was active on the node longer than the specified deadline";
     this.terminal = { phase: "Failed", reason: "DeadlineExceeded", message };
     this.once("deadline", "Normal", "DeadlineExceeded", message);
