@@ -8,8 +8,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { PersistentVolume, PersistentVolumeClaim } from "../../src/api/index.js";
-import { waitForObject } from "../support/controller-steps.js";
-import { uniqueName } from "../support/core-objects.js";
+import { uniqueName, waitForObject } from "../support/core-objects.js";
 import { waitFor } from "../support/hearth-process.js";
 import {
   boundPair,
