@@ -5,6 +5,7 @@
  * the exit, with SIGKILL after a deadline. Only this child is ever signalled.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { NODE_FLAGS } from "../src/main/node-flags.js";
 import { HEARTH_MAIN } from "../test/support/hearth-process.js";
 
 export interface NodeProcessOptions {
@@ -29,7 +30,15 @@ function waitExit(child: ChildProcess): Promise<void> {
 }
 
 export async function startNodeProcess(o: NodeProcessOptions): Promise<NodeProcess> {
-  const args = [HEARTH_MAIN, "node", "--kubeconfig", o.kubeconfig, "--data-dir", o.dataDir];
+  const args = [
+    ...NODE_FLAGS,
+    HEARTH_MAIN,
+    "node",
+    "--kubeconfig",
+    o.kubeconfig,
+    "--data-dir",
+    o.dataDir,
+  ];
   args.push("--pod-cidr", o.podCidr, "--node-name", o.nodeName);
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";

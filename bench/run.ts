@@ -15,6 +15,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { join } from "node:path";
 import { createHttpClient } from "../src/client/index.js";
+import { NODE_FLAGS } from "../src/main/node-flags.js";
 import { createCA, issueLeaf } from "../src/pki/index.js";
 import { openSqliteBackend } from "../src/storage/index.js";
 import { type Args, GROUPS, type Plan, parseArgs, USAGE } from "./plan.js";
@@ -165,6 +166,8 @@ function machine() {
     cpus: cpus.length,
     cpuModel: cpus[0]?.model ?? "unknown",
     node: process.version,
+    /** Flags of this process (its worker-thread servers share them) and of the Hearth processes it starts. */
+    nodeFlags: { bench: process.execArgv, hearth: NODE_FLAGS },
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
     totalMemGiB: Math.round(os.totalmem() / 2 ** 30),
     loadAverageAtStart: os.loadavg().map((l) => Math.round(l * 100) / 100),

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { KubeObject } from "../../src/api/index.js";
+import { NODE_FLAGS } from "../../src/main/node-flags.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** dist/test/support → repository root. */
@@ -102,7 +103,16 @@ export async function startHearth(
   const home = mkdtempSync(join(tmpdir(), "hearth-kubectl-home-"));
   const child = spawn(
     process.execPath,
-    [HEARTH_MAIN, "up", "--data-dir", dataDir, "--port", "0", ...(opts.extraArgs ?? [])],
+    [
+      ...NODE_FLAGS,
+      HEARTH_MAIN,
+      "up",
+      "--data-dir",
+      dataDir,
+      "--port",
+      "0",
+      ...(opts.extraArgs ?? []),
+    ],
     {
       stdio: ["ignore", "pipe", "pipe"],
     },
