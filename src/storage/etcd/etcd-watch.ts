@@ -56,6 +56,11 @@ export function startEtcdWatch(req: EtcdWatchRequest): EtcdWatch {
     // An abort before etcd answered still settles the caller's promise.
     resolveEstablished();
   };
+  // A signal aborted already never fires "abort": no stream is opened for it.
+  if (req.signal.aborted) {
+    onAbort();
+    return { established, end };
+  }
   req.signal.addEventListener("abort", onAbort, { once: true });
 
   const onResponse = (res: IWatchResponse) => {
