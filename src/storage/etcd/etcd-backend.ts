@@ -173,6 +173,7 @@ export class EtcdBackend implements Backend {
     this.#assertOpen();
     if (options.after < this.#compacted) throw new CompactedError(options.after, this.#compacted);
     if (options.after > 0) await this.#assertReadable(prefix, options.after);
+    if (signal.aborted) return;
     const watch = startEtcdWatch({
       client: this.#client,
       keys: this.#keys,

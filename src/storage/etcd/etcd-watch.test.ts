@@ -64,6 +64,8 @@ describe("startEtcdWatch", () => {
     const { client, streams } = standIn();
     const events: StorageEvent[] = [];
     const { w, ended } = watch(client, AbortSignal.abort(), events);
+    // Not before startEtcdWatch returns: the backend's onEnd names the watch it returned.
+    assert.equal(ended(), 0);
     await w.established;
     await new Promise((r) => setImmediate(r));
     assert.equal(streams.length, 0);

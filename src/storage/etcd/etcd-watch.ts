@@ -56,9 +56,14 @@ export function startEtcdWatch(req: EtcdWatchRequest): EtcdWatch {
     // An abort before etcd answered still settles the caller's promise.
     resolveEstablished();
   };
-  // A signal aborted already never fires "abort": no stream is opened for it.
+  // A signal aborted already never fires "abort": no stream is opened for it,
+  // and it ends on the next microtask, once the caller holds the watch.
   if (req.signal.aborted) {
-    onAbort();
+    ended = true;
+    queueMicrotask(() => {
+      req.onEnd();
+      resolveEstablished();
+    });
     return { established, end };
   }
   req.signal.addEventListener("abort", onAbort, { once: true });
