@@ -60,6 +60,11 @@ export class Cache {
     return entry;
   }
 
+  /** The shared informer of `type` in `scope` if another reader created it; creates none. */
+  existing(type: TypeRef, scope: Scope = {}): CacheEntry | undefined {
+    return this.entries.get(scopeKey(type, scope));
+  }
+
   /**
    * Stops and forgets the informer of `type` in `scope`: for a kind the server
    * no longer serves (a removed CRD), which no reader can want any more.

@@ -8,8 +8,9 @@
  */
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
+import { register } from "prom-client";
 import type { KubeObject } from "../../src/api/types.js";
-import { getOptional } from "../../src/client/index.js";
+import { getOptional, type Reader } from "../../src/client/index.js";
 import { DEFINITION_CRD } from "../../src/platform/bootstrap.js";
 import { installCrds } from "../../src/platform/crds.js";
 import type { ApplicationDefinition } from "../../src/platform/definitions.js";
@@ -40,13 +41,27 @@ const definition: ApplicationDefinition = {
   },
 };
 
-/** A module of one ConfigMap that counts its installs (renders) and uninstalls (preDelete). */
-function probeModule(opts: { childFinalizer?: string } = {}) {
+/**
+ * A module of one ConfigMap that counts its installs (renders) and uninstalls
+ * (preDelete); with `readsChild`, its observe and status read the child back.
+ */
+function probeModule(opts: { childFinalizer?: string; readsChild?: boolean } = {}) {
   const counts = { installs: 0, uninstalls: 0 };
+  const readChild = (reader: Reader) =>
+    getOptional(reader, { apiVersion: "v1", kind: "ConfigMap", name: "p-data", namespace: NS });
   const module: AppModule = {
     definition,
     version: "0.0.1",
     childKinds: [{ apiVersion: "v1", kind: "ConfigMap" }],
+    ...(opts.readsChild
+      ? {
+          observe: async (_app: App, reader: Reader) => (await readChild(reader))?.data,
+          status: async (_app: App, reader: Reader) =>
+            (await readChild(reader))
+              ? { ready: true, reason: "ChildThere", message: "the child is there" }
+              : { ready: false, reason: "ChildMissing", message: "no child yet" },
+        }
+      : {}),
     render: (app: App) => {
       counts.installs++;
       return [
@@ -128,6 +143,42 @@ describe("apps engine on the Manager", () => {
       5_000,
     );
     assert.deepEqual(back.data, { hello: "world" });
+  });
+
+  /** The apiserver's GET and LIST requests so far, by resource (`apiserver_request_total`). */
+  async function reads(): Promise<Map<string, number>> {
+    const metric = register.getSingleMetric("apiserver_request_total");
+    const out = new Map<string, number>();
+    for (const { labels, value } of (await metric?.get())?.values ?? []) {
+      if ((labels.verb !== "GET" && labels.verb !== "LIST") || !labels.resource) continue;
+      const key = `${labels.verb} ${labels.resource}`;
+      out.set(key, (out.get(key) ?? 0) + value);
+    }
+    return out;
+  }
+
+  it("reads from the cache: reconciles of an unchanged app GET nothing but the app", async () => {
+    const { module, counts } = probeModule({ readsChild: true });
+    await readyApp(module);
+    const start = await steady(() => counts.installs);
+    const before = await reads();
+    // Each annotation wakes the app; nothing it renders from changes.
+    for (let i = 0; i < 5; i++) {
+      const n = counts.installs;
+      const poke = { metadata: { annotations: { "example.com/poke": String(i) } } };
+      await env.client.patch(appRef, poke, { type: "merge" });
+      await waitFor("the app reconciled", () => counts.installs > n);
+    }
+    const reconciles = (await steady(() => counts.installs)) - start;
+    const after = await reads();
+    const made = [...after]
+      .map(([k, v]) => [k, v - (before.get(k) ?? 0)] as const)
+      .filter(([, v]) => v > 0);
+    assert.deepEqual(
+      Object.fromEntries(made),
+      { "GET probes": reconciles },
+      "a reconcile read something else than its app from the apiserver",
+    );
   });
 
   it("reconciles a settled app no more while nothing changes", async () => {

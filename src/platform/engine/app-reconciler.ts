@@ -33,8 +33,8 @@ import {
 import { conditionsOf, installedConditions } from "./app-status.js";
 import { deleteChild } from "./child-deletion.js";
 import { allWatched } from "./child-kinds.js";
-import { readContext } from "./context.js";
 import type { EngineContext } from "./engine-context.js";
+import { PassReader, tenantContext } from "./engine-reads.js";
 import { applyInWaves, placed } from "./install-waves.js";
 import {
   describeEntry,
@@ -127,8 +127,11 @@ export class AppReconciler implements TypedReconciler {
     const scope = this.scope(app);
     const bad = this.module.spec && specProblem(this.module.spec, app.spec);
     if (bad) throw new StepError("InvalidSpec", `cannot render: ${bad}`);
-    const observed = await this.observe(app);
-    const placedChildren = this.render(app, scope, await this.context(app), observed);
+    // Every read of this pass but the app's own goes through the cache (`engine-reads.ts`).
+    const reads = this.reads(app);
+    const observed = await this.observe(app, reads);
+    const context = await tenantContext(this.engine, app);
+    const placedChildren = this.render(app, scope, context, observed);
     const children = placedChildren.map((c) => c.object);
     const planned = children.map(entryOf);
     const old = readInventory(app.status?.inventory);
@@ -137,13 +140,11 @@ export class AppReconciler implements TypedReconciler {
     if (!sameEntries(union, old)) app = await this.writeStatus(app, { inventory: union });
     const waves = await applyInWaves(
       placedChildren,
-      (child) => this.applyOne(child),
+      (child) => this.applyOne(child, reads),
       async (wave) =>
-        this.module.waveReady
-          ? this.module.waveReady(app, wave, this.engine.client)
-          : { done: true },
+        this.module.waveReady ? this.module.waveReady(app, wave, reads) : { done: true },
     );
-    const pruning = await this.prune(app, scope, subtractEntries(old, planned));
+    const pruning = await this.prune(app, scope, subtractEntries(old, planned), reads);
 
     const report = waves.waiting
       ? {
@@ -152,10 +153,10 @@ export class AppReconciler implements TypedReconciler {
           message: `waiting for install wave ${waves.waiting.wave}: ${waves.waiting.waitingFor}`,
         }
       : this.module.status
-        ? await this.module.status(app, this.engine.client)
+        ? await this.module.status(app, reads)
         : { ready: true, reason: "WorkloadsReady", message: "all workloads are ready" };
     // The app's WorkloadMonitors, if it renders any, say how its workloads are.
-    const workloads = await readWorkloads(this.engine.client, app, children);
+    const workloads = await readWorkloads(reads, app, children);
     const generation = app.metadata.generation;
     const status: Record<string, unknown> = {
       inventory: [...planned, ...pruning],
@@ -182,11 +183,18 @@ export class AppReconciler implements TypedReconciler {
     return settled || allWatched(this.module, children) ? DONE : { requeueAfter: WAIT_MS * 4 };
   }
 
+  /** This pass's reader of the app's children: the cache, what the pass wrote, live on a miss. */
+  private reads(app: App): PassReader {
+    const { client, cache } = this.engine;
+    const inventory = readInventory(app.status?.inventory);
+    return new PassReader(client, cache, this.module.childKinds ?? [], inventory);
+  }
+
   /** What the module reads of live state before render. */
-  private async observe(app: App): Promise<unknown> {
+  private async observe(app: App, reads: PassReader): Promise<unknown> {
     if (!this.module.observe) return undefined;
     try {
-      return await this.module.observe(app, this.engine.client);
+      return await this.module.observe(app, reads);
     } catch (e) {
       throw new StepError("ObserveFailed", `cannot observe: ${errorText(e)}`, { cause: e });
     }
@@ -219,9 +227,11 @@ export class AppReconciler implements TypedReconciler {
     return children;
   }
 
-  private async applyOne(child: KubeObject): Promise<void> {
+  private async applyOne(child: KubeObject, reads: PassReader): Promise<void> {
     try {
-      await this.engine.client.apply(child, { fieldManager: FIELD_MANAGER, force: true });
+      reads.wrote(
+        await this.engine.client.apply(child, { fieldManager: FIELD_MANAGER, force: true }),
+      );
     } catch (e) {
       const what = describeEntry(entryOf(child));
       throw new StepError("ApplyFailed", `cannot apply ${what}: ${errorText(e)}`, { cause: e });
@@ -234,10 +244,10 @@ export class AppReconciler implements TypedReconciler {
    * gone so that an uninstall started meanwhile waits for them. Gone and
    * ignored entries are dropped.
    */
-  private async prune(app: App, scope: ChildScope, stale: InventoryEntry[]) {
+  private async prune(app: App, scope: ChildScope, stale: InventoryEntry[], reads: PassReader) {
     const pruning: InventoryEntry[] = [];
     for (const e of stale)
-      if ((await deleteChild(this.engine, app, this.kind, scope, e)) === "deleting")
+      if ((await deleteChild(this.engine, reads, app, this.kind, scope, e)) === "deleting")
         pruning.push(e);
     return pruning;
   }
@@ -260,20 +270,6 @@ export class AppReconciler implements TypedReconciler {
     };
   }
 
-  private async context(app: App): Promise<TenantContext> {
-    const ns = app.metadata.namespace!;
-    const appNamespace = await getOptional(this.engine.client, {
-      apiVersion: "v1",
-      kind: "Namespace",
-      name: ns,
-    });
-    return {
-      cluster: this.engine.cluster,
-      namespace: await readContext(this.engine.client, ns),
-      appNamespace,
-    };
-  }
-
   // ---- uninstall --------------------------------------------------------
 
   private async uninstall(app: App, signal: AbortSignal): Promise<Result> {
@@ -284,6 +280,7 @@ export class AppReconciler implements TypedReconciler {
         kind: this.kind,
         scope: this.scope(app),
         plan: this.plan,
+        reads: this.reads(app),
         signal,
         writeStatus: (a, status) => this.writeStatus(a, status),
       },

@@ -4,7 +4,7 @@
  * checked (a uid precondition), and answering whether anything of it is left.
  */
 import { hasCode } from "../../api/index.js";
-import { errorText, isStatus } from "../../client/index.js";
+import { errorText, isStatus, type Reader } from "../../client/index.js";
 import type { EngineContext } from "./engine-context.js";
 import { describeEntry } from "./inventory.js";
 import type { App, ChildScope, InventoryEntry } from "./module.js";
@@ -20,10 +20,13 @@ export type Deletion = "gone" | "deleting" | "ignored";
 /**
  * Deletes a child the engine applied for `app` (of kind `kind`), if it still
  * exists. An entry the engine cannot tell as its own is left alone and
- * reported with a Warning.
+ * reported with a Warning. `reader` reads the child (the pass's cache-first
+ * reader: a cached copy decides, a miss is read live, so an entry is never
+ * taken as gone because the informer has not seen it yet).
  */
 export async function deleteChild(
   engine: EngineContext,
+  reader: Reader,
   app: App,
   kind: string,
   scope: ChildScope,
@@ -38,11 +41,13 @@ export async function deleteChild(
   if (before) return ignore(before);
   try {
     const ref = { apiVersion: e.apiVersion, kind: e.kind, name: e.name, namespace: e.namespace };
-    const obj = await client.get(ref);
+    const obj = await reader.get(ref);
     const problem = liveProblem(app, kind, scope, obj);
     if (problem) return ignore(problem);
+    // A stale cached copy being deleted waits for the child's delete event, which wakes the app.
     if (obj.metadata.deletionTimestamp) return "deleting";
-    // The uid precondition: what is deleted is the object just checked, not a successor.
+    // The uid precondition: what is deleted is the object just checked, not a successor
+    // (a stale copy of one that is gone meanwhile answers 404: gone).
     const left = await client.delete(ref, {
       propagationPolicy: "Background",
       ...(obj.metadata.uid ? { preconditions: { uid: obj.metadata.uid } } : {}),

@@ -13,7 +13,7 @@ const VALUES_KEY = "values.yaml";
 
 /** `_namespace` of `namespace`, or `{}` when it has no values Secret. */
 export async function readContext(
-  client: Reader,
+  client: Pick<Reader, "get">,
   namespace: string,
 ): Promise<Record<string, string>> {
   const ref = { apiVersion: "v1", kind: "Secret", name: VALUES_SECRET, namespace };

@@ -11,6 +11,7 @@ import { AppReconciler } from "./app-reconciler.js";
 import { watchChildren } from "./child-watch.js";
 import { DEFINITION_TYPE, DefinitionReconciler } from "./definition-reconciler.js";
 import type { EngineContext } from "./engine-context.js";
+import { NAMESPACE_TYPE } from "./engine-reads.js";
 import { APPS_API_VERSION, type AppModule } from "./module.js";
 
 export interface EngineOptions {
@@ -41,10 +42,14 @@ export class AppsEngine {
     });
     const engine: EngineContext = {
       client: manager.client,
+      cache: manager.cache,
       events,
       cluster: this.opts.cluster ?? {},
       appKinds: () => [...this.modules.keys()],
     };
+    // Every app's render reads its Namespace: one informer of them all (the
+    // namespace controller's, on a shared cache) serves the engine.
+    manager.cache.informer(NAMESPACE_TYPE);
     manager
       .controller("application-definitions")
       .for(DEFINITION_TYPE)

@@ -6,6 +6,7 @@
  */
 import { errorText } from "../../client/index.js";
 import type { EngineContext } from "./engine-context.js";
+import { sharedReader } from "./engine-reads.js";
 import { limitedClient } from "./limited-client.js";
 import type { App, HookContext, HookPermission } from "./module.js";
 import { StepError } from "./step-error.js";
@@ -22,13 +23,18 @@ export interface StepIdentity {
   callDeadlineMs: number;
 }
 
-/** Calls `fn` with the limited client and the step's deadline; a failure is a StepError. */
+/**
+ * Calls `fn` with the limited client and the step's deadline; a failure is a
+ * StepError. The client reads from the Manager's cache (`sharedReader`), or
+ * from the server with `reads: "live"`.
+ */
 export async function runStep<T>(
   engine: EngineContext,
   step: StepIdentity,
   fn: (ctx: HookContext) => Promise<T>,
   app: App,
   signal: AbortSignal,
+  reads: "cache" | "live" = "cache",
 ): Promise<T> {
   const deadline = step.callDeadlineMs;
   // The deadline is a timer of its own (kept alive, cleared when the call ends).
@@ -38,11 +44,12 @@ export async function runStep<T>(
     deadline,
   );
   const stepSignal = AbortSignal.any([signal, overdue.signal]);
+  const reader = reads === "live" ? engine.client : sharedReader(engine.client, engine.cache);
   try {
     return await Promise.race([
       fn({
         app,
-        client: limitedClient(engine.client, step.permissions),
+        client: limitedClient(engine.client, step.permissions, reader),
         signal: stepSignal,
         appKinds: engine.appKinds(),
       }),

@@ -1,15 +1,20 @@
 /**
  * The client a hook gets: only the verbs it declared, on the kinds it declared.
  * Anything else is refused with a Forbidden error before a request is sent, so a
- * hook cannot reach beyond what its module says it needs.
+ * hook cannot reach beyond what its module says it needs. Its gets and lists
+ * go to `reader` (default: `client`).
  */
 import { ForbiddenError } from "../../api/index.js";
-import type { Client } from "../../client/index.js";
+import type { Client, Reader } from "../../client/index.js";
 import type { HookPermission } from "./module.js";
 
 type Verb = HookPermission["verbs"][number];
 
-export function limitedClient(client: Client, permissions: HookPermission[]): Client {
+export function limitedClient(
+  client: Client,
+  permissions: HookPermission[],
+  reader: Reader = client,
+): Client {
   const allowed = (verb: Verb, apiVersion: string, kind: string) =>
     permissions.some(
       (p) =>
@@ -33,11 +38,11 @@ export function limitedClient(client: Client, permissions: HookPermission[]): Cl
     mapper: client.mapper,
     get: async (ref, opts) => {
       guard("get", ref.apiVersion, ref.kind, ref.name);
-      return client.get(ref, opts);
+      return reader.get(ref, opts);
     },
     list: async (type, opts) => {
       guard("list", type.apiVersion, type.kind);
-      return client.list(type, opts);
+      return reader.list(type, opts);
     },
     // A refused watch fails when iterated, as a watch the server refuses does.
     watch: (type, opts) =>

@@ -229,5 +229,6 @@ export interface AppModule<Spec = Record<string, unknown>, Observed = unknown> {
   hooks?: AppHooks;
   /** The uninstall's waves, in order, run between `preDelete` and the engine's own. */
   teardown?: TeardownWave[];
-  status?(app: App<Spec>, reader: Client): Promise<WorkloadReport>;
+  /** Reads through the engine's cache-first reader; what this pass applied reads as applied. */
+  status?(app: App<Spec>, reader: Reader): Promise<WorkloadReport>;
 }

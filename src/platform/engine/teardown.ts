@@ -10,6 +10,7 @@
  * residue in status and a Warning `CleanupResidue` Event, and the next wave
  * starts. The pass answers whether every wave is done, or what it waits on.
  */
+import type { Reader } from "../../client/index.js";
 import { realClock } from "../../runtime/index.js";
 import { deleteChild } from "./child-deletion.js";
 import type { EngineContext } from "./engine-context.js";
@@ -25,6 +26,8 @@ export interface TeardownRun {
   kind: string;
   scope: ChildScope;
   plan: PlannedWave[];
+  /** Reads the children to delete (`engine-reads.ts`). */
+  reads: Reader;
   signal: AbortSignal;
   /** A merge patch of the app's status, guarded by its resourceVersion. */
   writeStatus(app: App, status: Record<string, unknown>): Promise<App>;
@@ -75,7 +78,7 @@ export async function runTeardown(run: TeardownRun, app: App): Promise<TeardownO
   while (progress.index < plan.length) {
     const wave = plan[progress.index]!;
     const { result, reason }: { result: WaveResult; reason: string } = held ?? {
-      result: await runWave(run, cur, wave),
+      result: await runWave(run, cur, wave, true),
       reason: wave.waitingReason,
     };
     held = undefined;
@@ -128,7 +131,7 @@ async function recheck(
   index: number,
 ): Promise<{ result: HookResult; reason: string } | undefined> {
   for (const earlier of run.plan.slice(0, index).filter((w) => w.recheck)) {
-    const result = await runWave(run, cur, earlier);
+    const result = await runWave(run, cur, earlier, false);
     if (!result.done) return { result, reason: earlier.waitingReason };
   }
   return undefined;
@@ -146,8 +149,19 @@ async function residueOf(
   return runStep(run.engine, wave.step, (ctx) => residue(ctx, waitingOn), cur.app, run.signal);
 }
 
-/** One wave's deletes, then its wait: done once what it selected is gone and `waitFor` holds. */
-async function runWave(run: TeardownRun, cur: Current, wave: PlannedWave): Promise<WaveResult> {
+/**
+ * One wave's deletes, then its wait: done once what it selected is gone and
+ * `waitFor` holds. `waitFor` reads the cache; before the wave is first passed
+ * (`confirm`), a wait the cache says is over is asked again live: informers of
+ * different kinds lag independently (a claim created just before its pod went
+ * may not be cached yet), and what comes after the wait cannot be taken back.
+ */
+async function runWave(
+  run: TeardownRun,
+  cur: Current,
+  wave: PlannedWave,
+  confirm: boolean,
+): Promise<WaveResult> {
   const { engine, signal } = run;
   if (typeof wave.delete === "function") {
     const del = wave.delete;
@@ -158,7 +172,7 @@ async function runWave(run: TeardownRun, cur: Current, wave: PlannedWave): Promi
     const left: InventoryEntry[] = [];
     const ignored: InventoryEntry[] = [];
     for (const child of inventory.filter((e) => selects(selector, e))) {
-      const result = await deleteChild(engine, cur.app, run.kind, run.scope, child);
+      const result = await deleteChild(engine, run.reads, cur.app, run.kind, run.scope, child);
       if (result === "deleting") left.push(child);
       if (result === "ignored") ignored.push(child);
     }
@@ -175,5 +189,7 @@ async function runWave(run: TeardownRun, cur: Current, wave: PlannedWave): Promi
   }
   if (!wave.waitFor) return { done: true };
   const waitFor = wave.waitFor;
-  return runStep(engine, wave.step, (ctx) => waitFor(ctx), cur.app, signal);
+  const result = await runStep(engine, wave.step, (ctx) => waitFor(ctx), cur.app, signal);
+  if (!result.done || !confirm || !engine.cache) return result;
+  return runStep(engine, wave.step, (ctx) => waitFor(ctx), cur.app, signal, "live");
 }

@@ -4,11 +4,11 @@
  * voter, auth on); otherwise the operator's own reason and message, with how
  * many members are ready.
  */
-import { type Client, getOptional } from "../../../client/index.js";
+import { getOptional, type Reader } from "../../../client/index.js";
 import type { App, WorkloadReport } from "../../engine/module.js";
 import { ETCD_API_VERSION, type EtcdCluster } from "../../operators/etcd/index.js";
 
-export async function etcdStatus(app: App, reader: Client): Promise<WorkloadReport> {
+export async function etcdStatus(app: App, reader: Reader): Promise<WorkloadReport> {
   const name = app.metadata.name!;
   const cluster = await getOptional<EtcdCluster>(reader, {
     apiVersion: ETCD_API_VERSION,

@@ -13,6 +13,7 @@ import {
   type Client,
   getOptional,
   ignoreNotFound,
+  type Reader,
   refOf,
   type TypeRef,
 } from "../../../client/index.js";
@@ -153,7 +154,7 @@ export function renderTenant(
   ];
 }
 
-async function tenantStatus(app: App, reader: Client): Promise<WorkloadReport> {
+async function tenantStatus(app: App, reader: Reader): Promise<WorkloadReport> {
   const ns = ownNamespace(app);
   const fields = { namespace: ns };
   const obj = await getOptional(reader, { apiVersion: "v1", kind: "Namespace", name: ns });
