@@ -20,10 +20,12 @@ import {
   type ImageCache,
   layerBytes,
   layoutDigest,
+  readRecord,
   writeRecord,
 } from "./cache.js";
 import {
   imageKey,
+  listsKey,
   type PackageVersion,
   parsePolicyCandidates,
   parseSimulatedInstall,
@@ -159,12 +161,25 @@ export async function buildImage(
   cache: ImageCache,
   log: (line: string) => void = () => {},
 ): Promise<BuildResult> {
-  const { versions, extra } = await inputs(spec, root);
-  const base = spec.source.kind === "apt" ? root.key : "";
-  const key = imageKey(spec, base, versions, extra);
   const ref = layoutRef(spec);
+  const base = spec.source.kind === "apt" ? root.key : "";
+  // Versions are a function of the apt lists, the base and the packages asked
+  // for: while those are unchanged the record stands without asking apt.
+  const listed =
+    spec.source.kind === "pause"
+      ? undefined
+      : listsKey(spec, base, root.lists, spec.source.kind === "apt" ? aptInstallScript(spec) : "");
+  const prior = readRecord(cache, ref);
+  if (listed !== undefined && prior?.listsKey === listed && currentRecord(cache, ref, prior.key))
+    return { spec, record: prior, cached: true };
+  const { versions, extra } = await inputs(spec, root);
+  const key = imageKey(spec, base, versions, extra);
   const cached = currentRecord(cache, ref, key);
-  if (cached) return { spec, record: cached, cached: true };
+  if (cached) {
+    const record = { ...cached, listsKey: listed };
+    writeRecord(cache, record);
+    return { spec, record, cached: true };
+  }
   log(`building ${spec.name}:${spec.tag}`);
   const started = Date.now();
   await ensureLayout(cache);
@@ -185,6 +200,7 @@ export async function buildImage(
     key,
     digest,
     versions,
+    listsKey: listed,
     bytes: layerBytes(cache.layout, digest),
     seconds: (Date.now() - started) / 1000,
     builtAt: new Date().toISOString(),

@@ -9,10 +9,18 @@
  * The base image is that root without its apt lists, .deb cache, device nodes
  * and resolver file, as one layer under the layout tag `base`.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { currentRecord, type ImageCache, layerBytes, layoutDigest, writeRecord } from "./cache.js";
-import { baseKey } from "./cache-key.js";
+import { baseKey, listsFingerprint } from "./cache-key.js";
 import {
   APT_ENV,
   DEFAULT_MIRROR,
@@ -59,6 +67,8 @@ export interface BuilderRoot {
   root: string;
   /** The base image's key: what is installed in the root, and its sources. */
   key: string;
+  /** The fingerprint of its apt lists (`listsFingerprint`). */
+  lists: string;
 }
 
 export interface RootOptions {
@@ -119,7 +129,13 @@ export async function ensureBuilderRoot(
     DPKG_PACKAGE_VERSION,
   ]);
   const sources = readFileSync(join(cache.root, "etc/apt/sources.list"), "utf8");
-  return { root: cache.root, key: baseKey(installed, sources) };
+  const listsDir = join(cache.root, "var/lib/apt/lists");
+  const releases = new Map(
+    readdirSync(listsDir)
+      .filter((f) => f.endsWith("InRelease"))
+      .map((f) => [f, readFileSync(join(listsDir, f), "utf8")] as const),
+  );
+  return { root: cache.root, key: baseKey(installed, sources), lists: listsFingerprint(releases) };
 }
 
 /** The base image in the layout, made from the builder root unless current. */

@@ -79,3 +79,17 @@ export function baseKey(installed: string, sources: string): string {
 export function upstreamVersion(debian: string): string {
   return debian.replace(/^\d+:/, "").replace(/-[^-]*$/, "");
 }
+
+/**
+ * The inputs apt resolves an image's versions from: the spec, the base, the
+ * builder root's apt lists (`listsFingerprint`) and any script. While this is
+ * unchanged the versions are too, so a build need not ask apt again.
+ */
+export function listsKey(spec: ImageSpec, baseKey: string, lists: string, extra = ""): string {
+  return sha256(JSON.stringify({ recipe: RECIPE_VERSION, spec, baseKey, lists, extra }));
+}
+
+/** The apt lists as their signed Release files name them: `InRelease` file name → content. */
+export function listsFingerprint(releases: ReadonlyMap<string, string>): string {
+  return sha256(JSON.stringify([...releases].sort(([a], [b]) => a.localeCompare(b))));
+}

@@ -43,6 +43,8 @@ export interface BuildRecord {
   /** The manifest digest the layout's tag had when the build finished. */
   digest: string;
   versions: PackageVersion[];
+  /** The apt lists, base and spec the versions were resolved from (see `listsKey`). */
+  listsKey?: string;
   /** Compressed layer bytes. */
   bytes: number;
   seconds: number;
