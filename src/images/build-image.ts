@@ -55,6 +55,15 @@ export interface BuildResult {
 
 const aptEnv = () => ({ ...process.env, ...APT_ENV });
 
+/**
+ * The commands that make an image from its spec (the apt install script, the
+ * umoci config argv) are inputs too: changing how an image is made rebuilds it.
+ */
+function recipeOf(spec: ImageSpec): string {
+  const script = spec.source.kind === "apt" ? aptInstallScript(spec) : "";
+  return sha256(JSON.stringify([script, umociConfigArgv("", spec.config, {})]));
+}
+
 /** The versions that decide an image's contents, and any extra input. */
 async function inputs(
   spec: ImageSpec,
@@ -63,8 +72,7 @@ async function inputs(
   const src = spec.source;
   if (src.kind === "apt") {
     const out = await run(aptSimulateArgv(root.root, src.packages), { env: aptEnv() });
-    // The install script is an input too: changing how an image is made rebuilds it.
-    return { versions: parseSimulatedInstall(out), extra: sha256(aptInstallScript(spec)) };
+    return { versions: parseSimulatedInstall(out), extra: "" };
   }
   if (src.kind === "extract") {
     const out = await run(aptPolicyArgv(root.root, src.packages), { env: aptEnv() });
@@ -166,14 +174,12 @@ export async function buildImage(
   // Versions are a function of the apt lists, the base and the packages asked
   // for: while those are unchanged the record stands without asking apt.
   const listed =
-    spec.source.kind === "pause"
-      ? undefined
-      : listsKey(spec, base, root.lists, spec.source.kind === "apt" ? aptInstallScript(spec) : "");
+    spec.source.kind === "pause" ? undefined : listsKey(spec, base, root.lists, recipeOf(spec));
   const prior = readRecord(cache, ref);
   if (listed !== undefined && prior?.listsKey === listed && currentRecord(cache, ref, prior.key))
     return { spec, record: prior, cached: true };
   const { versions, extra } = await inputs(spec, root);
-  const key = imageKey(spec, base, versions, extra);
+  const key = imageKey(spec, base, versions, `${extra}\n${recipeOf(spec)}`);
   const cached = currentRecord(cache, ref, key);
   if (cached) {
     const record = { ...cached, listsKey: listed };
