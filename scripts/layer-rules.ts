@@ -18,6 +18,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   controllers: ["api", "client", "runtime"],
   node: ["api", "client", "runtime"],
   platform: ["api", "client", "runtime", "pki"],
+  images: [],
   cli: ["*"],
   main: ["*"],
 };

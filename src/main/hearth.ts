@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** The `hearth` executable: picks a command and runs it. */
-import { apiserver, etcdDefrag, node, up } from "../cli/index.js";
+import { apiserver, etcdDefrag, images, node, up } from "../cli/index.js";
 import { errorText } from "../client/index.js";
 
 const USAGE = `usage: hearth <command> [flags]
@@ -16,6 +16,9 @@ commands:
   etcd-defrag --endpoints URL[,URL…]             defragment etcd members a CEL rule matches
      [--cacert F --cert F --key F] [--cluster] [--defrag-rule EXPR] [--compaction]
      [--etcd-storage-quota-bytes N] [--dry-run]
+  images build [--only NAME[,NAME…]] [--refresh]  build Hearth's OCI images from Debian packages
+     [--cache DIR]                                 (cached by package versions; $HEARTH_IMAGE_CACHE)
+  images serve [--data-dir DIR] [--port N]       the local registry (DIR/registry) with them published
 `;
 
 async function main(argv: string[]): Promise<void> {
@@ -29,6 +32,8 @@ async function main(argv: string[]): Promise<void> {
       return node(rest);
     case "etcd-defrag":
       return etcdDefrag(rest);
+    case "images":
+      return images(rest);
     case undefined:
     case "help":
     case "--help":

@@ -1,0 +1,106 @@
+/**
+ * The image cache, outside any clone (CI runs on fresh clones):
+ * `$HEARTH_IMAGE_CACHE`, else /var/cache/hearth/images. It holds
+ * - `root/`: the builder root (debootstrap minbase + apt lists), never installed into;
+ * - `oci/`: one OCI layout with every image as a tag (`etcd-3.4`) and the base (`base`);
+ * - `builds/<tag>.json`: the record of each finished build (key, manifest digest).
+ * An image is current when its record's key is the key computed now and the
+ * layout's tag still names the record's digest; the record is written last,
+ * so a build killed half-way is redone, never trusted.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { PackageVersion } from "./cache-key.js";
+
+export const DEFAULT_IMAGE_CACHE = "/var/cache/hearth/images";
+
+export interface ImageCache {
+  dir: string;
+  /** The builder root. */
+  root: string;
+  /** The OCI layout. */
+  layout: string;
+  builds: string;
+  /** Scratch space of builds in progress. */
+  work: string;
+}
+
+export function imageCache(
+  dir = process.env.HEARTH_IMAGE_CACHE || DEFAULT_IMAGE_CACHE,
+): ImageCache {
+  return {
+    dir,
+    root: join(dir, "root"),
+    layout: join(dir, "oci"),
+    builds: join(dir, "builds"),
+    work: join(dir, "work"),
+  };
+}
+
+export interface BuildRecord {
+  ref: string;
+  key: string;
+  /** The manifest digest the layout's tag had when the build finished. */
+  digest: string;
+  versions: PackageVersion[];
+  /** The apt lists, base and spec the versions were resolved from (see `listsKey`). */
+  listsKey?: string;
+  /** Compressed layer bytes. */
+  bytes: number;
+  seconds: number;
+  builtAt: string;
+}
+
+export function readRecord(cache: ImageCache, ref: string): BuildRecord | undefined {
+  const file = join(cache.builds, `${ref}.json`);
+  if (!existsSync(file)) return undefined;
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as BuildRecord;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeRecord(cache: ImageCache, record: BuildRecord): void {
+  mkdirSync(cache.builds, { recursive: true });
+  const file = join(cache.builds, `${record.ref}.json`);
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(record, null, 2)}\n`);
+  renameSync(`${file}.tmp`, file);
+}
+
+interface OciDescriptor {
+  digest: string;
+  size: number;
+  annotations?: Record<string, string>;
+}
+
+/** The manifest digest a tag of the layout names; undefined when the layout or tag is missing. */
+export function layoutDigest(layout: string, ref: string): string | undefined {
+  const file = join(layout, "index.json");
+  if (!existsSync(file)) return undefined;
+  const index = JSON.parse(readFileSync(file, "utf8")) as { manifests?: OciDescriptor[] };
+  const m = index.manifests?.find(
+    (d) => d.annotations?.["org.opencontainers.image.ref.name"] === ref,
+  );
+  return m?.digest;
+}
+
+/** The compressed size of an image's layers, from its manifest in the layout. */
+export function layerBytes(layout: string, digest: string): number {
+  const [alg, hex] = digest.split(":");
+  const manifest = JSON.parse(readFileSync(join(layout, "blobs", alg!, hex!), "utf8")) as {
+    layers: OciDescriptor[];
+  };
+  return manifest.layers.reduce((n, l) => n + l.size, 0);
+}
+
+/** The record of `ref` if it is current for `key`. */
+export function currentRecord(
+  cache: ImageCache,
+  ref: string,
+  key: string,
+): BuildRecord | undefined {
+  const record = readRecord(cache, ref);
+  if (record === undefined || record.key !== key) return undefined;
+  return layoutDigest(cache.layout, ref) === record.digest ? record : undefined;
+}
