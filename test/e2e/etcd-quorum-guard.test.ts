@@ -22,6 +22,7 @@ import {
   LABEL_CLUSTER,
   MEMBER_FINALIZER,
 } from "../../src/platform/operators/etcd/types.js";
+import { realClock } from "../../src/runtime/index.js";
 import { type EtcdProcess, randomLoopback, startEtcd } from "../support/etcd-process.js";
 import { waitFor } from "../support/hearth-process.js";
 
@@ -157,7 +158,10 @@ describe("the etcd member finalizer's quorum guard on a real 3-member etcd", () 
       event: (_o: KubeObject, type: string, reason: string, message: string) =>
         events.push({ type, reason, message }),
     } as unknown as EventRecorder;
-    const reconciler = new MemberReconciler(standInClient, recorder);
+    const reconciler = new MemberReconciler(standInClient, recorder, {
+      cache: standInClient,
+      clock: realClock,
+    });
     const reconcile = () => reconciler.reconcile({ namespace: NS, name: "etcd-1" });
 
     await members[2]!.kill();
