@@ -75,7 +75,10 @@ const byAge = (a: KubeObject, b: KubeObject) =>
   (a.metadata.creationTimestamp ?? "").localeCompare(b.metadata.creationTimestamp ?? "") ||
   a.metadata.name!.localeCompare(b.metadata.name!);
 
-export async function startEtcdOperatorTest(): Promise<EtcdOperatorTest> {
+/** `node: false` runs no test node: pods stay unstarted, etcd never answers. */
+export async function startEtcdOperatorTest(
+  opts: { node?: boolean } = {},
+): Promise<EtcdOperatorTest> {
   const serviceCidr = `127.${250 + Math.floor(Math.random() * 5)}.${1 + Math.floor(Math.random() * 250)}.0/24`;
   const env = await startEnv({ serviceCidr });
   const certs = mkdtempSync(join(tmpdir(), "hearth-etcd-ctl-"));
@@ -100,7 +103,7 @@ export async function startEtcdOperatorTest(): Promise<EtcdOperatorTest> {
       return true;
     });
     await createNamespace(env.client, NS);
-    nodeRun = await runManager(env.client, (m) => node.register(m));
+    if (opts.node !== false) nodeRun = await runManager(env.client, (m) => node.register(m));
   } catch (e) {
     await cleanup();
     throw e;
