@@ -19,7 +19,6 @@ import {
   isWrite,
 } from "../support/controller-run.js";
 import { eventsAbout, waitForObject } from "../support/core-objects.js";
-import { waitFor } from "../support/hearth-process.js";
 import { CLUSTER, type EtcdOperatorTest, NS, startEtcdOperatorTest } from "./etcd-fixtures.js";
 
 const FINALIZER = "etcd.hearth.io/member-cleanup";
@@ -67,21 +66,6 @@ describe("etcd operator (envtest, real etcd): a crash between two steps, a 409",
     });
     return { client, crashed };
   };
-  /** Converged: `n` members, Ready, each a voter once in etcd, none with a finalizer pending. */
-  async function converged(name: string, n: number) {
-    await t.waitReady(name, n);
-    const members = (await t.members(name)).map((m) => m.metadata.name!);
-    assert.equal(members.length, n, `members: ${members}`);
-    const listed = await waitFor(`etcd lists the ${n} members`, async () => {
-      const l = await t.etcdMembers(name);
-      return l.length === n ? l : undefined;
-    });
-    assert.deepEqual(
-      listed.map((m) => [m.name, m.learner]),
-      [...members].sort().map((m) => [m, false]),
-    );
-    return members;
-  }
   const removedEvents = async (member: string) =>
     (await eventsAbout(t.env.client, NS, member)).filter((e) => e.startsWith("MemberRemoved:"));
 
@@ -95,7 +79,7 @@ describe("etcd operator (envtest, real etcd): a crash between two steps, a 409",
     await crashed;
     assert.equal((await t.members("grow")).length, 2, "the one member created landed");
     await t.start({ gc: true });
-    await converged("grow", 3);
+    await t.converged("grow", 3);
   });
 
   it("a restart between a learner's MemberAdd and telling its member to start joins it once", async () => {
@@ -110,13 +94,13 @@ describe("etcd operator (envtest, real etcd): a crash between two steps, a 409",
     assert.equal(listed.length, 2, "etcd lists the learner");
     assert.equal(listed.filter((m) => m.learner).length, 1);
     await t.start({ gc: true });
-    await converged("join", 3);
+    await t.converged("join", 3);
   });
 
   it("a restart between MemberRemove and the finalizer's release releases the member", async () => {
     await t.start({ gc: true });
     await t.createCluster("shrink", 3);
-    const three = await converged("shrink", 3);
+    const three = await t.converged("shrink", 3);
     const { client, crashed } = crashBefore(release);
     await t.start({ client, gc: true });
     await scale("shrink", 1);
@@ -130,14 +114,14 @@ describe("etcd operator (envtest, real etcd): a crash between two steps, a 409",
     assert.deepEqual(pending.metadata.finalizers, [FINALIZER]);
     assert.equal((await t.etcdMembers("shrink", three[0])).length, 2, "it left etcd");
     await t.start({ gc: true });
-    assert.deepEqual(await converged("shrink", 1), [three[0]]);
+    assert.deepEqual(await t.converged("shrink", 1), [three[0]]);
     for (const m of three.slice(1)) assert.equal((await removedEvents(m)).length, 1, m);
   });
 
   it("retries the finalizer's release after a 409; each member leaves etcd once", async () => {
     await t.start({ gc: true });
     await t.createCluster("raced", 3);
-    const three = await converged("raced", 3);
+    const three = await t.converged("raced", 3);
     const { client, seen } = conflictBefore(
       t.env.client,
       release,
@@ -151,7 +135,7 @@ describe("etcd operator (envtest, real etcd): a crash between two steps, a 409",
     );
     await t.start({ client, gc: true });
     await scale("raced", 1);
-    assert.deepEqual(await converged("raced", 1), [three[0]]);
+    assert.deepEqual(await t.converged("raced", 1), [three[0]]);
     assert.equal(seen.conflicts, 2, "both releases conflicted first");
     for (const m of three.slice(1)) assert.equal((await removedEvents(m)).length, 1, m);
   });

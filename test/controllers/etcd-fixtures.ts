@@ -8,6 +8,7 @@
  * the garbage collector, which cluster deletion needs). Readers of the end
  * state: the cluster, its EtcdMembers, what the real etcdctl lists as members.
  */
+import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -61,6 +62,11 @@ export interface EtcdOperatorTest {
   members(cluster: string): Promise<EtcdMember[]>;
   /** Waits until the cluster is Ready with `replicas` ready voters. */
   waitReady(name: string, replicas: number, timeoutMs?: number): Promise<EtcdCluster>;
+  /**
+   * Waits until the cluster is Ready with `n` members, each a voter once in
+   * etcd (no learner, no stray); answers the members' names, oldest first.
+   */
+  converged(name: string, n: number): Promise<string[]>;
   /** etcd's own member list, through member `through`'s Service address, by the real etcdctl. */
   etcdMembers(cluster: string, through?: string): Promise<EtcdListed[]>;
   /** The address (ClusterIP) of member `member`'s Service. */
@@ -176,6 +182,20 @@ export async function startEtcdOperatorTest(
         (c) => ready(c) && c.status?.readyMembers === replicas && c.spec.replicas === replicas,
         timeoutMs,
       ),
+    async converged(name, n) {
+      await t.waitReady(name, n);
+      const members = (await t.members(name)).map((m) => m.metadata.name!);
+      assert.equal(members.length, n, `members: ${members}`);
+      const listed = await waitFor(`etcd lists the ${n} members`, async () => {
+        const l = await t.etcdMembers(name);
+        return l.length === n ? l : undefined;
+      });
+      assert.deepEqual(
+        listed.map((m) => [m.name, m.learner]),
+        [...members].sort().map((m) => [m, false]),
+      );
+      return members;
+    },
     async address(member) {
       const svc = await env.client.get<KubeObject & { spec: { clusterIP: string } }>({
         apiVersion: "v1",
