@@ -85,7 +85,14 @@ export class EtcdTestNode {
   private readonly procs = new Map<string, Running>();
   private readonly held = new Set<string>();
 
-  constructor(private readonly client: Client) {}
+  /** A test process that ends without its `after` hooks (killed by a timeout) leaves no etcd behind. */
+  private readonly onExit = () => {
+    for (const r of this.procs.values()) if (alive(r)) process.kill(r.pid, "SIGKILL");
+  };
+
+  constructor(private readonly client: Client) {
+    process.once("exit", this.onExit);
+  }
 
   register(manager: Manager): void {
     manager
@@ -225,6 +232,7 @@ export class EtcdTestNode {
   /** Stops every etcd this node started and removes its directory. */
   async stop(): Promise<void> {
     await Promise.all([...this.procs.keys()].map((k) => this.halt(k)));
+    process.removeListener("exit", this.onExit);
     rmSync(this.root, { recursive: true, force: true });
   }
 }
