@@ -77,9 +77,20 @@ async function bounded(ms: number, p: Promise<unknown>): Promise<boolean> {
   }
 }
 
-export async function startEnv(opts: { manager?: ManagerOptions } = {}): Promise<Env> {
+export interface EnvOptions {
+  manager?: ManagerOptions;
+  /** Where the server's Services get ClusterIPs (default 127.2.0.0/16). */
+  serviceCidr?: string;
+}
+
+export async function startEnv(opts: EnvOptions = {}): Promise<Env> {
   const backend = new CountingBackend();
-  const server = new ApiServer({ backend, tokens: new Map(), port: 0 });
+  const server = new ApiServer({
+    backend,
+    tokens: new Map(),
+    port: 0,
+    ...(opts.serviceCidr ? { serviceCidr: opts.serviceCidr } : {}),
+  });
   const serving = new AbortController();
   // Every watch the server holds listens on this signal.
   setMaxListeners(0, serving.signal);

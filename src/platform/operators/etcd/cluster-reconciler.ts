@@ -8,7 +8,13 @@
  */
 import type { Pod } from "../../../api/index.js";
 import { type Client, type EventRecorder, errorText, getOptional } from "../../../client/index.js";
-import { DONE, type Request, type Result, type TypedReconciler } from "../../../runtime/index.js";
+import {
+  type Cache,
+  DONE,
+  type Request,
+  type Result,
+  type TypedReconciler,
+} from "../../../runtime/index.js";
 import { clusterStatus, type PassOutcome, writeStatus } from "./cluster-status.js";
 import { EtcdApi, hexId, type Membership } from "./etcd-api.js";
 import { nextStep, type ObservedMember, type Step, type Stray } from "./plan.js";
@@ -23,6 +29,7 @@ import {
   type EtcdMember,
   LABEL_CLUSTER,
   LABEL_COMPONENT,
+  OPERATOR_PODS,
   peerUrl,
 } from "./types.js";
 
@@ -48,6 +55,8 @@ export class ClusterReconciler implements TypedReconciler {
   constructor(
     private readonly client: Client,
     private readonly events: EventRecorder,
+    /** The members' pods are read here (the operator's scope of pods, which it watches). */
+    private readonly cache: Pick<Cache, "list">,
   ) {
     this.steps = new StepRunner(client, events);
   }
@@ -65,13 +74,24 @@ export class ClusterReconciler implements TypedReconciler {
 
     const clientIp = await applyClusterServices(this.client, cluster);
     const selector = { namespace, labelSelector: `${LABEL_CLUSTER}=${name}` };
+    // The members are read live: the plan counts them, and members are created
+    // with generateName, so a cache that has not yet seen the last pass's
+    // creations (its status write wakes the next pass, maybe first) would have
+    // them created again. Pods are read from the cache: a stale one only
+    // delays a step (the plan also asks etcd itself about each member's health)
+    // or repeats an idempotent label patch, and its event brings the next pass.
     const members = (
       await this.client.list<EtcdMember>(
         { apiVersion: ETCD_API_VERSION, kind: "EtcdMember" },
         selector,
       )
     ).items;
-    const pods = (await this.client.list<Pod>({ apiVersion: "v1", kind: "Pod" }, selector)).items;
+    const pods = (
+      await this.cache.list<Pod>(
+        { apiVersion: "v1", kind: "Pod" },
+        { ...selector, scope: OPERATOR_PODS },
+      )
+    ).items;
     const addresses = new Map<string, string>();
     for (const m of members)
       if (!m.metadata.deletionTimestamp)

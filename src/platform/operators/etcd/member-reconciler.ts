@@ -5,11 +5,26 @@
  * cluster has `replicas: 0`. Its finalizer takes the member out of etcd
  * before it goes: MemberRemove, only while the remaining voters keep a healthy
  * quorum; skipped when the whole cluster is being deleted or is gone, and
- * given up (with a Warning Event) after 5 minutes of failing.
+ * given up (with a Warning Event) after 5 minutes of failing, as the
+ * Manager's Clock counts them.
  */
-import type { KubeObject, Pod } from "../../../api/index.js";
-import { type Client, type EventRecorder, errorText, getOptional } from "../../../client/index.js";
-import { DONE, type Request, type Result, type TypedReconciler } from "../../../runtime/index.js";
+import { hasCode, type KubeObject, type Pod } from "../../../api/index.js";
+import {
+  type Client,
+  type EventRecorder,
+  errorText,
+  getOptional,
+  ignoreNotFound,
+  type ObjectRef,
+} from "../../../client/index.js";
+import {
+  type Cache,
+  type Clock,
+  DONE,
+  type Request,
+  type Result,
+  type TypedReconciler,
+} from "../../../runtime/index.js";
 import type { TlsSecret } from "../../pki-secrets.js";
 import { secretPems } from "../../pki-secrets.js";
 import { EtcdApi } from "./etcd-api.js";
@@ -23,6 +38,7 @@ import {
   type EtcdMember,
   LABEL_CLUSTER,
   MEMBER_FINALIZER,
+  OPERATOR_PODS,
   peerUrl,
 } from "./types.js";
 
@@ -33,12 +49,38 @@ interface Service extends KubeObject {
   spec?: { clusterIP?: string };
 }
 
+/** What the member reconciler reads besides the API: the Manager's cache and time. */
+export interface MemberReconcilerDeps {
+  /** Pods (the operator's scope) and Services are read here; the operator watches both. */
+  cache: Pick<Cache, "get" | "list">;
+  /** The leave deadline runs on it (the Manager's Clock). */
+  clock: Pick<Clock, "now">;
+}
+
 export class MemberReconciler implements TypedReconciler {
   constructor(
     private readonly client: Client,
     private readonly events: EventRecorder,
+    private readonly deps: MemberReconcilerDeps,
   ) {}
 
+  /** The member's Pod, from the cache's informer of the operator's pods. */
+  private cachedPod(name: string, namespace: string): Promise<Pod | undefined> {
+    return getOptional<Pod>(
+      {
+        get: <T extends KubeObject>(ref: ObjectRef) =>
+          this.deps.cache.get<T>(ref, { scope: OPERATOR_PODS }),
+      },
+      { apiVersion: "v1", kind: "Pod", name, namespace },
+    );
+  }
+
+  /**
+   * A live read. The member and its cluster are read live: the finalizer
+   * patch carries the member's resourceVersion, and a cluster's deletion must
+   * be seen at once (its members then skip leaving etcd). Secrets are not
+   * cached at all (the operator does not watch every Secret of the cluster).
+   */
   private async find<T extends KubeObject>(
     apiVersion: string,
     kind: string,
@@ -67,7 +109,7 @@ export class MemberReconciler implements TypedReconciler {
           // No stuck finalizer: after a bounded time the member goes anyway; the
           // cluster removes what etcd still lists of it once it is healthy.
           const since = Date.parse(member.metadata.deletionTimestamp);
-          if (Date.now() - since < LEAVE_DEADLINE_MS) throw e;
+          if (this.deps.clock.now() - since < LEAVE_DEADLINE_MS) throw e;
           this.events.event(
             member,
             "Warning",
@@ -89,15 +131,33 @@ export class MemberReconciler implements TypedReconciler {
     if (!(await this.find("v1", "PersistentVolumeClaim", dataClaimName(name), namespace)))
       await this.client.create(memberClaim(cluster, member));
     if (!member.spec.initialCluster) return DONE;
-    const address = (await this.find<Service>("v1", "Service", name, namespace))?.spec?.clusterIP;
+    // The member's Service and Pod come from the cache: the operator watches
+    // both, so a pass that saw a stale copy is followed by one that sees the news.
+    const address = (
+      await getOptional<Service>(this.deps.cache, {
+        apiVersion: "v1",
+        kind: "Service",
+        name,
+        namespace,
+      })
+    )?.spec?.clusterIP;
     if (!address) return { requeueAfter: 1_000 };
 
-    let pod = await this.find<Pod>("v1", "Pod", name, namespace);
+    let pod = await this.cachedPod(name, namespace);
     if (cluster.spec.replicas === 0) {
       if (pod && !pod.metadata.deletionTimestamp)
-        await this.client.delete({ apiVersion: "v1", kind: "Pod", name, namespace });
+        await ignoreNotFound(
+          this.client.delete({ apiVersion: "v1", kind: "Pod", name, namespace }),
+        );
     } else if (!pod) {
-      pod = await this.client.create(memberPod(cluster, member, address));
+      try {
+        pod = await this.client.create(memberPod(cluster, member, address));
+      } catch (e) {
+        // The cache has not seen the pod this reconciler created a moment ago
+        // (or a terminating one is still there): its event brings the next pass.
+        if (hasCode(e, 409)) return DONE;
+        throw e;
+      }
       this.events.event(member, "Normal", "PodCreated", `created pod ${name}`);
     }
     const ready =
@@ -137,8 +197,10 @@ export class MemberReconciler implements TypedReconciler {
     const ca = await this.find<TlsSecret>("v1", "Secret", tls.caSecretRef.name, ns);
     if (!own || !ca)
       throw new Error(`cannot remove member ${name} from etcd: the client Secrets are missing`);
+    // A Service the cache has not seen yet only means one endpoint fewer to ask:
+    // the voters to check come from etcd's own member list, read live.
     const services = (
-      await this.client.list<Service>(
+      await this.deps.cache.list<Service>(
         { apiVersion: "v1", kind: "Service" },
         {
           namespace: ns,

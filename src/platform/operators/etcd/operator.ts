@@ -2,8 +2,10 @@
  * The etcd operator on the platform's Manager: the EtcdCluster and EtcdMember
  * controllers. A cluster is looked at when it, one of its members or one of
  * its pods changes (and periodically, for etcd's health, which no event tells
- * of); a member when it, its cluster or its pod changes. The operator's pods
- * are watched with its own selector. Its CRDs are installed before it starts
+ * of); a member when it, its cluster, its pod or its Service changes. The
+ * operator's pods are watched (and cached) with its own selector; Services
+ * with every other controller's (one shared informer). The leave deadline of
+ * a member runs on the Manager's Clock. Its CRDs are installed before it starts
  * (`crds.ts`).
  */
 import type { KubeObject } from "../../../api/index.js";
@@ -17,8 +19,8 @@ import {
   type EtcdMember,
   LABEL_CLUSTER,
   LABEL_COMPONENT,
-  LABEL_MANAGED_BY,
   MANAGER,
+  OPERATOR_PODS,
 } from "./types.js";
 
 export interface EtcdOperatorOptions {
@@ -28,8 +30,7 @@ export interface EtcdOperatorOptions {
 const CLUSTER = { apiVersion: ETCD_API_VERSION, kind: "EtcdCluster" };
 const MEMBER = { apiVersion: ETCD_API_VERSION, kind: "EtcdMember" };
 const POD = { apiVersion: "v1", kind: "Pod" };
-/** Only the operator's own pods are cached. */
-const POD_SCOPE = { labelSelector: `${LABEL_MANAGED_BY}=${MANAGER}` };
+const SERVICE = { apiVersion: "v1", kind: "Service" };
 
 /** The request for the object named by `label` in `obj`'s namespace, if it has the label. */
 const byLabel =
@@ -43,7 +44,7 @@ const byLabel =
 /** Builds the operator's two controllers on `manager`. */
 export function registerEtcdOperator(manager: Manager, opts: EtcdOperatorOptions = {}): void {
   const log = opts.log ?? (() => {});
-  const { client, cache } = manager;
+  const { client, cache, clock } = manager;
   const events = new EventRecorder(client, {
     component: MANAGER,
     onError: (e) => log("etcd operator: event", e),
@@ -66,15 +67,17 @@ export function registerEtcdOperator(manager: Manager, opts: EtcdOperatorOptions
     .controller("etcdcluster")
     .for(CLUSTER)
     .watches(MEMBER, clusterOf)
-    .watches(POD, byLabel(LABEL_CLUSTER), { scope: POD_SCOPE })
+    .watches(POD, byLabel(LABEL_CLUSTER), { scope: OPERATOR_PODS })
     .workers(2)
-    .complete(new ClusterReconciler(client, events));
+    .complete(new ClusterReconciler(client, events, cache));
   manager
     .controller("etcdmember")
     .for(MEMBER)
     .watches(CLUSTER, membersOf)
-    .watches(POD, byLabel(LABEL_COMPONENT), { scope: POD_SCOPE })
+    .watches(POD, byLabel(LABEL_COMPONENT), { scope: OPERATOR_PODS })
+    // Its Service (read from the cache): the member starts once it has an address.
+    .owns(SERVICE)
     .workers(2)
-    .complete(new MemberReconciler(client, events));
+    .complete(new MemberReconciler(client, events, { cache, clock }));
   manager.add(flushOnStop(events));
 }

@@ -74,6 +74,9 @@ export interface EtcdMember extends KubeObject {
   status?: { ready?: boolean; podIP?: string; conditions?: Condition[] };
 }
 
+/** The cache's scope of the operator's pods: only its own are watched. */
+export const OPERATOR_PODS = { labelSelector: `${LABEL_MANAGED_BY}=${MANAGER}` };
+
 /** Labels every object of cluster `cluster` carries. */
 export function clusterLabels(cluster: string): Record<string, string> {
   return {
