@@ -252,12 +252,14 @@ describe("node lifecycle controller on a fake clock", () => {
     clock = new FakeClock();
     await env.run?.stop();
     await node("half");
-    const { client, crashed } = crashAfter(env.client, (c) => isWrite(c, "Node", "updateStatus"));
-    await start(client);
+    const crash = crashAfter(env.client, (c) => isWrite(c, "Node", "updateStatus"));
+    const run = await start(crash.client);
     await nudge("Node", "half");
     clock.advance(GRACE_MS + 1000);
     await nudge("Node", "half");
-    await crashed;
+    await crash.crashed;
+    await run.stop();
+    assert.ok(crash.refused() > 0, "the crash failed the Manager's calls from there on");
     const between = (await getNode("half"))!;
     assert.equal(condition(between, "Ready")?.status, "Unknown", "the first write landed");
     assert.equal(unreachableEffects(between), "", "and not the taints");

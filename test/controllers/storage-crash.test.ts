@@ -15,10 +15,12 @@ import type { PersistentVolume } from "../../src/api/index.js";
 import { VolumePool } from "../../src/controllers/storage/index.js";
 import {
   type Call,
+  type Crash,
   conflictBefore,
   crashAfter,
   intercept,
   isWrite,
+  type ManagerRun,
 } from "../support/controller-run.js";
 import { waitForObject, waitGone } from "../support/core-objects.js";
 import {
@@ -41,11 +43,15 @@ const STATIC_PV = "static-pv";
  * The binding transaction and provisioning, step by step (see binding.ts): a
  * pool volume's, and a pre-made (static) volume's, whose claimRef is written too.
  */
-const STEPS: { step: string; is: (c: Call) => boolean; static?: boolean }[] = [
+const STEPS: { step: string; is: (c: Call) => boolean; static?: boolean; last?: boolean }[] = [
   { step: "the PV created", is: writes("create", "PersistentVolume") },
   { step: "the PV's phase written", is: writes("updateStatus", "PersistentVolume") },
   { step: "the claim's volumeName written", is: naming },
-  { step: "the claim's status written", is: writes("updateStatus", "PersistentVolumeClaim") },
+  {
+    step: "the claim's status written",
+    is: writes("updateStatus", "PersistentVolumeClaim"),
+    last: true,
+  },
   {
     step: "a static PV's claimRef written",
     is: writes("update", "PersistentVolume"),
@@ -88,25 +94,40 @@ describe("storage controllers: crash between steps, conflicts", () => {
     return { claim, pv };
   }
 
-  for (const { step, is, static: isStatic } of STEPS) {
+  /**
+   * Stops the crashed Manager and checks that the crash happened and cut it
+   * off: calls were refused, and (unless `step` was the binding's last write)
+   * the claim is not Bound yet — the restart has work left.
+   */
+  async function crashedAt(crash: Crash<unknown>, run: ManagerRun<void>, last = false) {
+    await crash.crashed;
+    await run.stop();
+    assert.ok(crash.refused() > 0, "the crash failed the Manager's calls from there on");
+    const claim = await t.claim("c");
+    assert.equal(claim?.status?.phase === "Bound", last, "the binding stopped at the crash");
+  }
+
+  for (const { step, is, static: isStatic, last } of STEPS) {
     it(`a restart after ${step} finishes ${isStatic ? "binding" : "provisioning and binding"}`, async () => {
       if (isStatic) await t.env.client.create(volumeManifest(STATIC_PV, { storage: "2Gi" }));
-      const { client, crashed } = crashAfter(t.env.client, is);
-      await t.start({ client });
+      const crash = crashAfter(t.env.client, is);
+      const run = await t.start({ client: crash.client });
       await t.env.client.create(
         claimManifest("c", isStatic ? { className: "manual" } : { className: null }),
       );
-      await crashed;
-      await t.start(); // stops the crashed Manager first
+      await crashedAt(crash, run, last);
+      await t.start();
       await convergedClaim("c", isStatic ? STATIC_PV : undefined);
     });
   }
 
   it("a restart after the claim's default class was assigned provisions once", async () => {
-    const { client, crashed } = crashAfter(t.env.client, writes("update", "PersistentVolumeClaim"));
-    await t.start({ client });
+    const crash = crashAfter(t.env.client, writes("update", "PersistentVolumeClaim"));
+    const run = await t.start({ client: crash.client });
     await t.env.client.create(claimManifest("d", { className: null }));
-    await crashed;
+    await crash.crashed;
+    await run.stop();
+    assert.ok(crash.refused() > 0, "the crash failed the Manager's calls from there on");
     const after = await t.claim("d");
     assert.equal(after?.spec?.storageClassName, "local-path", "the first write landed");
     assert.equal(after?.spec?.volumeName, undefined, "and nothing after it");
