@@ -23,6 +23,7 @@ import {
   type ManagerRun,
 } from "../support/controller-run.js";
 import { waitForObject, waitGone } from "../support/core-objects.js";
+import { waitFor } from "../support/hearth-process.js";
 import {
   boundPair,
   claimManifest,
@@ -95,14 +96,14 @@ describe("storage controllers: crash between steps, conflicts", () => {
   }
 
   /**
-   * Stops the crashed Manager and checks that the crash happened and cut it
-   * off: calls were refused, and (unless `step` was the binding's last write)
+   * Waits until the crash has cut the Manager off (calls refused), stops it,
+   * and checks that (unless `step` was the binding's last write)
    * the claim is not Bound yet — the restart has work left.
    */
   async function crashedAt(crash: Crash<unknown>, run: ManagerRun<void>, last = false) {
-    await crash.crashed;
+    // The crash failed the Manager's calls from there on (bounded: a crash that never comes fails).
+    await waitFor("the crash", () => crash.refused() > 0);
     await run.stop();
-    assert.ok(crash.refused() > 0, "the crash failed the Manager's calls from there on");
     const claim = await t.claim("c");
     assert.equal(claim?.status?.phase === "Bound", last, "the binding stopped at the crash");
   }
@@ -125,9 +126,9 @@ describe("storage controllers: crash between steps, conflicts", () => {
     const crash = crashAfter(t.env.client, writes("update", "PersistentVolumeClaim"));
     const run = await t.start({ client: crash.client });
     await t.env.client.create(claimManifest("d", { className: null }));
-    await crash.crashed;
+    // The crash failed the Manager's calls from there on (bounded: a crash that never comes fails).
+    await waitFor("the crash", () => crash.refused() > 0);
     await run.stop();
-    assert.ok(crash.refused() > 0, "the crash failed the Manager's calls from there on");
     const after = await t.claim("d");
     assert.equal(after?.spec?.storageClassName, "local-path", "the first write landed");
     assert.equal(after?.spec?.volumeName, undefined, "and nothing after it");
