@@ -44,9 +44,9 @@ describe("node heartbeat on a FakeClock", () => {
     try {
       const renewTime = async () =>
         (
-          (await env.client.get({ ...LEASE, name: "beating", namespace: LEASE_NAMESPACE }).catch(
-            () => undefined,
-          )) as { spec?: { renewTime?: string } } | undefined
+          (await env.client
+            .get({ ...LEASE, name: "beating", namespace: LEASE_NAMESPACE })
+            .catch(() => undefined)) as { spec?: { renewTime?: string } } | undefined
         )?.spec?.renewTime;
       const t0 = clock.now();
       await waitFor("the first renewal", async () => (await renewTime()) === micro(t0));
