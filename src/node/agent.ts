@@ -131,7 +131,8 @@ export class NodeAgent {
     }
     const m = this.manager;
     m.add({
-      start: (s) => heartbeat(this.client, facts, node, { ...o.heartbeat, onError: o.log }, s),
+      start: (s) =>
+        heartbeat(this.client, facts, node, { ...o.heartbeat, onError: o.log, clock: m.clock }, s),
     });
     m.add({ start: (s) => this.pollLoop(o.pollMs, enqueue, s) });
     m.add({

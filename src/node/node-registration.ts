@@ -5,12 +5,14 @@
  * `kube-node-lease` (created if absent) every `renewIntervalMs`, and refresh
  * the node's status (heartbeat times) less often, or at once when the node no
  * longer says Ready (the node lifecycle controller marked it Unknown while the
- * agent was cut off), as the kubelet posts a changed status at once.
+ * agent was cut off), as the kubelet posts a changed status at once. Renewal
+ * times, the renew interval and the status interval are read from one Clock
+ * (the agent's Manager's).
  */
 
 import { hasCode, NODE, type Node, rfc3339 } from "../api/index.js";
 import { type Client, getOptional, ignoreNotFound, isNotFound } from "../client/index.js";
-import { delay } from "../runtime/index.js";
+import { type Clock, realClock } from "../runtime/index.js";
 import { type NodeFacts, nodeObject } from "./node-object.js";
 
 export const LEASE_NAMESPACE = "kube-node-lease";
@@ -21,9 +23,11 @@ export interface HeartbeatOptions {
   /** How often the Node's status (heartbeat times) is refreshed. */
   statusIntervalMs: number;
   onError(msg: string, err: unknown): void;
+  /** The time renewals are stamped with and wait on (default: the machine's). */
+  clock?: Clock;
 }
 
-function microTime(ms = Date.now()): string {
+function microTime(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 23)}000Z`;
 }
 
@@ -60,12 +64,17 @@ async function ensureNamespace(client: Client): Promise<void> {
   }
 }
 
-async function renewLease(client: Client, node: Node, durationSeconds: number): Promise<void> {
+async function renewLease(
+  client: Client,
+  node: Node,
+  durationSeconds: number,
+  nowMs: number,
+): Promise<void> {
   const name = node.metadata.name!;
   const spec = {
     holderIdentity: name,
     leaseDurationSeconds: durationSeconds,
-    renewTime: microTime(),
+    renewTime: microTime(nowMs),
   };
   const lease = { apiVersion: "coordination.k8s.io/v1", kind: "Lease" };
   const ref = { ...lease, name, namespace: LEASE_NAMESPACE };
@@ -89,33 +98,34 @@ export async function heartbeat(
   opts: HeartbeatOptions,
   signal: AbortSignal,
 ): Promise<void> {
-  let lastStatus = Date.now();
+  const clock = opts.clock ?? realClock;
+  let lastStatus = clock.now();
   let current = node;
   while (!signal.aborted) {
     try {
       await ensureNamespace(client);
-      await renewLease(client, current, opts.leaseDurationSeconds);
+      await renewLease(client, current, opts.leaseDurationSeconds, clock.now());
       const fresh = await client.get<Node>({
         apiVersion: NODE.apiVersion,
         kind: NODE.kind,
         name: facts.name,
       });
       // Due, or someone else (the node lifecycle controller) says the node is not Ready.
-      if (Date.now() - lastStatus >= opts.statusIntervalMs || !postedReady(fresh)) {
-        const status = nodeObject(facts, rfc3339(), fresh).status;
+      if (clock.now() - lastStatus >= opts.statusIntervalMs || !postedReady(fresh)) {
+        const status = nodeObject(facts, rfc3339(clock.now()), fresh).status;
         current = await client.patchStatus<Node>(
           { apiVersion: NODE.apiVersion, kind: NODE.kind, name: facts.name },
           { status },
           { type: "merge" },
         );
-        lastStatus = Date.now();
+        lastStatus = clock.now();
       }
     } catch (e) {
       if (signal.aborted) return;
       if (isNotFound(e) && !(await reRegister(client, facts, opts, (n) => (current = n)))) continue;
       opts.onError("node heartbeat failed", e);
     }
-    await delay(opts.renewIntervalMs, signal);
+    await clock.sleep(opts.renewIntervalMs, signal);
   }
 }
 

@@ -13,8 +13,10 @@ import { canonicalList, listsEqual, type ResourceQuota } from "../../src/api/ind
 import type { KubeObject } from "../../src/api/types.js";
 import type { Client } from "../../src/client/index.js";
 import { QuotaController } from "../../src/controllers/quota/index.js";
+import { FakeClock } from "../../src/runtime/index.js";
 import { conflictBefore, isWrite, useEnv } from "../support/controller-run.js";
 import { configMap, createNamespace, getOrGone, waitForObject } from "../support/core-objects.js";
+import { waitFor } from "../support/hearth-process.js";
 
 const HARD = {
   pods: "10",
@@ -49,6 +51,9 @@ const claim = (name: string, ns: string, storage: string): KubeObject => ({
   spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage } } },
 });
 
+/** kube's --resource-quota-sync-period, the controller's default resync. */
+const RESYNC_MS = 5 * 60_000;
+
 /** The one quota of each test namespace (add its namespace). */
 const QUOTA = { apiVersion: "v1", kind: "ResourceQuota", name: "q" };
 
@@ -56,11 +61,11 @@ describe("ResourceQuota controller", () => {
   const env = useEnv();
   let n = 0;
 
-  const start = (client: Client = env.client, resyncMs?: number) =>
-    env.start(
-      (m) => new QuotaController(client, resyncMs === undefined ? {} : { resyncMs }).register(m),
-      { client },
-    );
+  const start = (client: Client = env.client, clock?: FakeClock) =>
+    env.start((m) => new QuotaController(client).register(m), {
+      client,
+      ...(clock ? { clock } : {}),
+    });
   /**
    * A namespace with quota `q`. With `settled` (a Manager runs), waits until the
    * controller filled in `status.hard`: admission charges only such a quota, and
@@ -224,13 +229,23 @@ describe("ResourceQuota controller", () => {
     await usedIs(ns, { pods: "1", "count/configmaps": "0" });
   });
 
-  it("the periodic resync repairs a status someone else drifted", async () => {
-    await start(env.client, 100);
+  it("the periodic resync, on the Manager's clock, repairs a status someone else drifted", async () => {
+    const clock = new FakeClock();
+    const resync = clock.now() + RESYNC_MS;
+    await start(env.client, clock);
     const ns = await freshNamespace({ pods: "5" });
     await env.client.create(pod("a", ns));
     const q = await usedIs(ns, { pods: "1" });
     // A status write is no event for the controller: only the resync sees it.
     await env.client.updateStatus({ ...q, status: { hard: q.status?.hard, used: { pods: "4" } } });
+    // Nothing else waits on the clock once the reconciles are done (their deadlines are cancelled).
+    await waitFor("the resync timer alone", () => clock.nextDue() === resync);
+    clock.advanceTo(resync - 1);
+    assert.equal(clock.nextDue(), resync, "no resync before its period");
+    assert.equal((await quota(ns))?.status?.used?.pods, "4", "the drift stands until then");
+    clock.advanceTo(resync);
     await usedIs(ns, { pods: "1" });
+    // And the next period is timed on the same clock.
+    await waitFor("the next resync timer", () => clock.nextDue() === resync + RESYNC_MS);
   });
 });

@@ -15,12 +15,15 @@ import type { PersistentVolume } from "../../src/api/index.js";
 import { VolumePool } from "../../src/controllers/storage/index.js";
 import {
   type Call,
+  type Crash,
   conflictBefore,
   crashAfter,
   intercept,
   isWrite,
+  type ManagerRun,
 } from "../support/controller-run.js";
 import { waitForObject, waitGone } from "../support/core-objects.js";
+import { waitFor } from "../support/hearth-process.js";
 import {
   boundPair,
   claimManifest,
@@ -41,11 +44,15 @@ const STATIC_PV = "static-pv";
  * The binding transaction and provisioning, step by step (see binding.ts): a
  * pool volume's, and a pre-made (static) volume's, whose claimRef is written too.
  */
-const STEPS: { step: string; is: (c: Call) => boolean; static?: boolean }[] = [
+const STEPS: { step: string; is: (c: Call) => boolean; static?: boolean; last?: boolean }[] = [
   { step: "the PV created", is: writes("create", "PersistentVolume") },
   { step: "the PV's phase written", is: writes("updateStatus", "PersistentVolume") },
   { step: "the claim's volumeName written", is: naming },
-  { step: "the claim's status written", is: writes("updateStatus", "PersistentVolumeClaim") },
+  {
+    step: "the claim's status written",
+    is: writes("updateStatus", "PersistentVolumeClaim"),
+    last: true,
+  },
   {
     step: "a static PV's claimRef written",
     is: writes("update", "PersistentVolume"),
@@ -88,25 +95,40 @@ describe("storage controllers: crash between steps, conflicts", () => {
     return { claim, pv };
   }
 
-  for (const { step, is, static: isStatic } of STEPS) {
+  /**
+   * Waits until the crash has cut the Manager off (calls refused), stops it,
+   * and checks that (unless `step` was the binding's last write)
+   * the claim is not Bound yet — the restart has work left.
+   */
+  async function crashedAt(crash: Crash<unknown>, run: ManagerRun<void>, last = false) {
+    // The crash failed the Manager's calls from there on (bounded: a crash that never comes fails).
+    await waitFor("the crash", () => crash.refused() > 0);
+    await run.stop();
+    const claim = await t.claim("c");
+    assert.equal(claim?.status?.phase === "Bound", last, "the binding stopped at the crash");
+  }
+
+  for (const { step, is, static: isStatic, last } of STEPS) {
     it(`a restart after ${step} finishes ${isStatic ? "binding" : "provisioning and binding"}`, async () => {
       if (isStatic) await t.env.client.create(volumeManifest(STATIC_PV, { storage: "2Gi" }));
-      const { client, crashed } = crashAfter(t.env.client, is);
-      await t.start({ client });
+      const crash = crashAfter(t.env.client, is);
+      const run = await t.start({ client: crash.client });
       await t.env.client.create(
         claimManifest("c", isStatic ? { className: "manual" } : { className: null }),
       );
-      await crashed;
-      await t.start(); // stops the crashed Manager first
+      await crashedAt(crash, run, last);
+      await t.start();
       await convergedClaim("c", isStatic ? STATIC_PV : undefined);
     });
   }
 
   it("a restart after the claim's default class was assigned provisions once", async () => {
-    const { client, crashed } = crashAfter(t.env.client, writes("update", "PersistentVolumeClaim"));
-    await t.start({ client });
+    const crash = crashAfter(t.env.client, writes("update", "PersistentVolumeClaim"));
+    const run = await t.start({ client: crash.client });
     await t.env.client.create(claimManifest("d", { className: null }));
-    await crashed;
+    // The crash failed the Manager's calls from there on (bounded: a crash that never comes fails).
+    await waitFor("the crash", () => crash.refused() > 0);
+    await run.stop();
     const after = await t.claim("d");
     assert.equal(after?.spec?.storageClassName, "local-path", "the first write landed");
     assert.equal(after?.spec?.volumeName, undefined, "and nothing after it");

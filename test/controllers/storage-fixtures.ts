@@ -12,6 +12,7 @@ import type { AccessMode, ReclaimPolicy, VolumeBindingMode } from "../../src/api
 import type { KubeObject } from "../../src/api/types.js";
 import type { Client } from "../../src/client/index.js";
 import { registerStorageControllers, VolumePool } from "../../src/controllers/storage/index.js";
+import type { Clock } from "../../src/runtime/index.js";
 import { type ManagerRun, runManager } from "../support/controller-run.js";
 import { createNamespace, eventsAbout, getOrGone } from "../support/core-objects.js";
 import { type Env, startEnv } from "../support/envtest.js";
@@ -26,6 +27,8 @@ export interface StorageTestEnv {
     client?: Client;
     poolBytes?: bigint;
     pool?: (dir: string, bytes: bigint) => VolumePool;
+    /** The Manager's clock (default: the machine's). */
+    clock?: Clock;
   }): Promise<ManagerRun<void>>;
   claim(name: string, ns?: string): Promise<PersistentVolumeClaim | undefined>;
   volume(name: string): Promise<PersistentVolume | undefined>;
@@ -52,8 +55,10 @@ export async function startStorageTest(): Promise<StorageTestEnv> {
       const client = opts.client ?? env.client;
       const poolBytes = opts.poolBytes ?? 100n * GI;
       const pool = (opts.pool ?? ((d, b) => new VolumePool(d, b)))(volumesDir, poolBytes);
-      running = await runManager(client, (m) =>
-        registerStorageControllers(m, client, { volumesDir, poolBytes, pool }),
+      running = await runManager(
+        client,
+        (m) => registerStorageControllers(m, client, { volumesDir, poolBytes, pool }),
+        opts.clock ? { clock: opts.clock } : {},
       );
       return running;
     },

@@ -4,7 +4,8 @@
  * deleted Retain PV lets go of its directory, which stays); pvc-protection
  * holds a claim while a live pod names it; pv-protection holds a Bound volume
  * while its claim exists; a bound claim whose volume vanished goes Lost; the
- * pool's sweep removes half-made directories and keeps an admin's; a directory
+ * pool's sweep removes half-made directories (at start, and each resync period on
+ * the Manager's clock) and keeps an admin's; a directory
  * that cannot be removed fails the volume with the reason.
  */
 import assert from "node:assert/strict";
@@ -12,6 +13,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { VolumePool } from "../../src/controllers/storage/index.js";
+import { FakeClock } from "../../src/runtime/index.js";
 import { waitForObject, waitGone } from "../support/core-objects.js";
 import { waitFor } from "../support/hearth-process.js";
 import {
@@ -184,6 +186,23 @@ describe("storage controllers: reclaim and protection", () => {
       () => !t.hasDir("pvc-half") && !existsSync(join(t.volumesDir, ".pvc-half.provisioning")),
     );
     assert.ok(t.hasDir("kept-by-admin"));
+  });
+
+  it("sweeps again each resync period on the Manager's clock", async () => {
+    const clock = new FakeClock();
+    await t.start({ clock });
+    // The first sweep done, the housekeeping sleeps on the clock until the period ends.
+    const period = clock.now() + 30_000;
+    await waitFor("the resync timer", () => clock.nextDue() === period);
+    mkdirSync(join(t.volumesDir, "pvc-later"), { recursive: true });
+    writeFileSync(join(t.volumesDir, ".pvc-later.provisioning"), "");
+    clock.advanceTo(period - 1);
+    assert.ok(t.hasDir("pvc-later"), "not swept before the period");
+    clock.advanceTo(period);
+    await waitFor(
+      "the half-made volume swept at the period",
+      () => !t.hasDir("pvc-later") && !existsSync(join(t.volumesDir, ".pvc-later.provisioning")),
+    );
   });
 
   it("fails a Delete volume whose directory cannot be removed, keeps the PV, and retries", async () => {

@@ -80,17 +80,24 @@ describe("controller-run helpers", () => {
 
   it("crashAfter: the crashing call reaches the API and fails; nothing after does", async () => {
     const { client, reached } = fakeClient();
-    const { client: crashing, crashed } = crashAfter(client, (c) => isWrite(c, "ConfigMap"));
+    const {
+      client: crashing,
+      crashed,
+      refused,
+    } = crashAfter(client, (c) => isWrite(c, "ConfigMap"));
     let down = false;
     void crashed.then(() => {
       down = true;
     });
     await crashing.request("GET", "/api");
     assert.equal(down, false);
+    assert.equal(refused(), 0);
     await assert.rejects(crashing.create(CM), CrashError);
     await crashed;
+    assert.equal(refused(), 1, "the crashing call's result is lost");
     await assert.rejects(crashing.create({ ...CM, metadata: { name: "later" } }), CrashError);
     await assert.rejects(drain(crashing.watch({ apiVersion: "v1", kind: "ConfigMap" }, {})));
+    assert.equal(refused(), 3, "and every call after it is refused");
     assert.deepEqual(reached, ["GET /api", "create a", "watch called"]);
   });
 

@@ -206,32 +206,46 @@ export class CrashError extends Error {
   }
 }
 
+/** What `crashAfter` gives: the crashing client, and what its crash did. */
+export interface Crash<C> {
+  client: C;
+  /** Resolves once the crash has happened. */
+  crashed: Promise<void>;
+  /**
+   * How many calls the crash has failed: the one it crashed after (its result
+   * lost) and every later one. A test asserts it to show the crash cut a
+   * Manager off — a crash that never happened would leave it 0.
+   */
+  refused(): number;
+}
+
 /**
  * A client that "crashes" right after the first call `at` matches has
  * succeeded: that call and every later one fail, and `crashed` resolves, so the
  * test can stop the Manager knowing nothing after that write reached the API.
  */
-export function crashAfter<C extends Client>(
-  client: C,
-  at: (call: Call) => boolean,
-): { client: C; crashed: Promise<void> } {
+export function crashAfter<C extends Client>(client: C, at: (call: Call) => boolean): Crash<C> {
   let crash: () => void = () => {};
   const crashed = new Promise<void>((resolve) => {
     crash = resolve;
   });
   let down = false;
+  let refused = 0;
   const wrapped = intercept(client, {
     before(call) {
-      if (down) throw new CrashError(call);
+      if (!down) return;
+      refused++;
+      throw new CrashError(call);
     },
     after(call) {
       if (down || !at(call)) return;
       down = true;
+      refused++;
       crash();
       throw new CrashError(call);
     },
   });
-  return { client: wrapped, crashed };
+  return { client: wrapped, crashed, refused: () => refused };
 }
 
 /**

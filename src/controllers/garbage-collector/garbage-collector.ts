@@ -68,6 +68,7 @@ export class GarbageCollector implements TypedReconciler {
       },
       {
         resyncDiscoveryMs: this.opts.resyncDiscoveryMs,
+        clock: manager.clock,
         onError: (e) => this.opts.onError?.("monitors", e),
       },
     );

@@ -8,13 +8,15 @@ import type { KubeObject } from "../../api/index.js";
 import type { Client } from "../../client/index.js";
 import {
   type Cache,
-  delay,
+  type Clock,
   discoverResources,
   type InformerHandlers,
 } from "../../runtime/index.js";
 
 export interface MonitorOptions {
   resyncDiscoveryMs?: number;
+  /** The time the discovery resync waits on (the Manager's). */
+  clock: Clock;
   onError?(err: unknown): void;
 }
 
@@ -31,7 +33,7 @@ export class Monitors {
     private readonly client: Client,
     private readonly cache: Cache,
     private readonly handlers: InformerHandlers,
-    private readonly opts: MonitorOptions = {},
+    private readonly opts: MonitorOptions,
   ) {}
 
   /** Asks for a discovery pass soon (a CRD changed). */
@@ -48,7 +50,7 @@ export class Monitors {
       }
       await new Promise<void>((resolve) => {
         this.wake = resolve;
-        void delay(this.opts.resyncDiscoveryMs ?? 30_000, signal).then(resolve);
+        void this.opts.clock.sleep(this.opts.resyncDiscoveryMs ?? 30_000, signal).then(resolve);
       });
     }
   }

@@ -3,7 +3,10 @@
  * of orphaned job-tracking finalizers. Three informers (Jobs, CronJobs, Pods)
  * only decide what to look at — a pod wakes its controlling Job, a Job its
  * controlling CronJob (owner-based enqueue); the reconcilers read fresh state.
- * The handles are returned so that tests can poke a key after moving the clock.
+ * Every controller reads time from the Manager's Clock (`ManagerOptions.clock`)
+ * unless `now` is given, so its requeueAfter (the backoff, the active deadline,
+ * the TTL, the next schedule) fires on the same clock it measured with. The
+ * handles are returned so that tests can poke a key after moving the clock.
  */
 
 import type { KubeObject } from "../../api/index.js";
@@ -11,6 +14,7 @@ import { JOB_TRACKING_FINALIZER, type Job, jobFinishedAs } from "../../api/index
 import { type Client, EventRecorder } from "../../client/index.js";
 import {
   type BuiltController,
+  type Clock,
   Manager,
   type RequestQueue,
   requestFromKey,
@@ -26,6 +30,11 @@ export interface BatchControllerOptions extends JobControllerOptions {
   log?(msg: string, err?: unknown): void;
   /** Reconcile workers per controller (default 2). */
   workers?: number;
+}
+
+/** `startBatchControllers`' Manager runs on `clock` (default: the machine's). */
+export interface StartBatchOptions extends BatchControllerOptions {
+  clock?: Clock;
 }
 
 /** A controller's queue, for tests that poke a key after moving the clock. */
@@ -64,11 +73,12 @@ export function registerBatchControllers(
   opts: BatchControllerOptions = {},
 ): BatchControllers {
   const log = opts.log ?? (() => {});
+  const now = opts.now ?? (() => manager.clock.now());
   const recorder = (component: string) =>
     new EventRecorder(client, {
       component,
       onError: (e) => log(`${component}: recording an event failed`, e),
-      ...(opts.now ? { now: () => new Date(opts.now!()) } : {}),
+      now: () => new Date(now()),
     });
   const workers = opts.workers ?? 2;
   const jobInformer = manager.cache.informer(JOB).informer;
@@ -79,19 +89,13 @@ export function registerBatchControllers(
     // A deleted Job's pods are the orphan controller's.
     .for(JOB, { predicates: [{ delete: () => false }] })
     .owns(POD)
-    .complete(new JobReconciler(client, recorder("job-controller"), opts));
+    .complete(new JobReconciler(client, recorder("job-controller"), { ...opts, now }));
   const cronJobs = manager
     .controller("cronjob")
     .workers(workers)
     .for(CRON_JOB)
     .owns(JOB)
-    .complete(
-      new CronJobReconciler(
-        client,
-        recorder("cronjob-controller"),
-        opts.now ? { now: opts.now } : {},
-      ),
-    );
+    .complete(new CronJobReconciler(client, recorder("cronjob-controller"), { now }));
   const orphanPod = (pod: KubeObject, q: RequestQueue) => {
     if (!tracked(pod)) return;
     const owner = ownerKey(pod, "Job");
@@ -122,9 +126,12 @@ export function registerBatchControllers(
 export function startBatchControllers(
   client: Client,
   signal: AbortSignal,
-  opts: BatchControllerOptions = {},
+  opts: StartBatchOptions = {},
 ): BatchControllers & { done: Promise<void> } {
-  const manager = new Manager(client, { ...(opts.log ? { log: opts.log } : {}) });
+  const manager = new Manager(client, {
+    ...(opts.log ? { log: opts.log } : {}),
+    ...(opts.clock ? { clock: opts.clock } : {}),
+  });
   const controllers = registerBatchControllers(manager, client, opts);
   return { ...controllers, done: manager.start(signal) };
 }

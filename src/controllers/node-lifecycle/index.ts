@@ -3,4 +3,8 @@
  * unreachable taints for a silent node), taint eviction, and pod GC of pods
  * whose node is gone or unreachable. See docs/node-lifecycle.md.
  */
-export { NodeLifecycleController, type NodeLifecycleOptions } from "./node-lifecycle-controller.js";
+export {
+  NodeLifecycleController,
+  type NodeLifecycleLoops,
+  type NodeLifecycleOptions,
+} from "./node-lifecycle-controller.js";

@@ -11,6 +11,7 @@
 import type { KubeObject } from "../../api/index.js";
 import { type Client, EventRecorder } from "../../client/index.js";
 import {
+  type BuiltController,
   type Manager,
   onStop,
   type Request,
@@ -38,6 +39,14 @@ const POD = { apiVersion: "v1", kind: "Pod" };
 const LEASE = { apiVersion: "coordination.k8s.io/v1", kind: "Lease" };
 const LEASES = { scope: { namespace: NODE_LEASE_NAMESPACE } };
 
+/** The two loops `register` built, for tests that make one look at a key. */
+export interface NodeLifecycleLoops {
+  /** The node monitor, keyed by node name. */
+  nodes: BuiltController;
+  /** Pod GC and taint eviction, keyed by pod. */
+  pods: BuiltController;
+}
+
 export class NodeLifecycleController {
   private readonly nodeEvents: EventRecorder;
   private readonly evictionEvents: EventRecorder;
@@ -54,7 +63,7 @@ export class NodeLifecycleController {
   }
 
   /** Runs both loops on `manager`, reading Nodes, node Leases and Pods from its shared cache. */
-  register(manager: Manager): void {
+  register(manager: Manager): NodeLifecycleLoops {
     const { client, opts } = this;
     const now = opts.now ?? (() => manager.clock.now());
     const nodes = manager.cache.informer(NODE).informer;
@@ -107,7 +116,7 @@ export class NodeLifecycleController {
       now,
     });
     const byName = (o: KubeObject, q: RequestQueue) => q.add({ name: o.metadata.name ?? "" });
-    manager
+    const nodeMonitor = manager
       .controller("node-lifecycle")
       .workers(2)
       .watchesWith(NODE, {
@@ -136,6 +145,7 @@ export class NodeLifecycleController {
       })
       .complete(monitor);
     manager.add(onStop(() => Promise.all([this.nodeEvents.flush(), this.evictionEvents.flush()])));
+    return { nodes: nodeMonitor, pods: podGc };
   }
 
   /** Runs alone, on a Manager of its own, until `signal` aborts. */

@@ -4,7 +4,10 @@
  * this controller's and admission's own); the counted kinds enqueue the quotas
  * of a namespace when an object there goes away or costs less; and every quota
  * is measured again each resync period (kube's `--resource-quota-sync-period`,
- * 5 minutes), which also releases usage charged for writes that then failed.
+ * 5 minutes, on the Manager's Clock), which also releases usage charged for
+ * writes that then failed. (A pod's charge ends at its deletionTimestamp plus
+ * grace, which the apiserver writes by the machine's time: the reconciler
+ * measures that on the machine's clock.)
  */
 import { isDeepStrictEqual } from "node:util";
 import type { KubeObject } from "../../api/index.js";
@@ -17,7 +20,6 @@ import {
 import type { Client } from "../../client/index.js";
 import {
   type BuiltController,
-  delay,
   type Informer,
   type Manager,
   type Request,
@@ -67,7 +69,7 @@ export class QuotaController {
       start: async (signal) => {
         signal.addEventListener("abort", () => stopping.abort(), { once: true });
         while (!signal.aborted) {
-          await delay(this.opts.resyncMs ?? 5 * 60_000, signal);
+          await manager.clock.sleep(this.opts.resyncMs ?? 5 * 60_000, signal);
           if (signal.aborted) return;
           for (const q of quotas.list()) controller.loop.enqueue(requestOf(q));
         }

@@ -4,14 +4,14 @@
  * on shared informers of claims, volumes, classes and pods; the default class;
  * and the pool's sweep of half-made volumes (at start and then periodically).
  * Every key is also looked at again on a resync, so nothing waits on an event
- * that was missed.
+ * that was missed. The sweep's period and its retries run on the Manager's Clock.
  */
 
 import type { KubeObject, PersistentVolume, PersistentVolumeClaim } from "../../api/index.js";
 import { claimKeyOf } from "../../api/index.js";
 import { type Client, EventRecorder } from "../../client/index.js";
 import {
-  delay,
+  type Clock,
   type EventHandler,
   type Manager,
   objectKey,
@@ -162,7 +162,7 @@ export function registerStorageControllers(
   };
   manager.add({
     start: async (signal) => {
-      await housekeeping(client, provisioner, opts, log, resync, signal);
+      await housekeeping(client, provisioner, opts, log, resync, manager.clock, signal);
       await recorder.flush();
     },
   });
@@ -180,6 +180,7 @@ async function housekeeping(
   opts: StorageControllerOptions,
   log: (msg: string, err?: unknown) => void,
   resync: () => void,
+  clock: Clock,
   signal: AbortSignal,
 ): Promise<void> {
   while (!signal.aborted) {
@@ -188,7 +189,7 @@ async function housekeeping(
       break;
     } catch (e) {
       log("cannot create the default StorageClass", e);
-      await delay(1000, signal);
+      await clock.sleep(1000, signal);
     }
   }
   while (!signal.aborted) {
@@ -198,7 +199,7 @@ async function housekeeping(
     } catch (e) {
       log("volume pool sweep failed", e);
     }
-    await delay(opts.resyncMs ?? 30_000, signal);
+    await clock.sleep(opts.resyncMs ?? 30_000, signal);
     if (!signal.aborted) resync();
   }
 }
