@@ -10,9 +10,15 @@ export { NodeAgent, podsOf } from "./agent.js";
 export {
   type ContainerdOptions,
   ContainerdSupervisor,
+  checkCanRun,
   containerdLayout,
 } from "./containerd/index.js";
-export { CriClient, CriError } from "./cri/index.js";
+export {
+  type ContainerConfig,
+  CriClient,
+  CriError,
+  type PodSandboxConfig,
+} from "./cri/index.js";
 export { DEFAULT_IMAGE_TABLE, HEARTH_ROOT, ImageTable } from "./image-table.js";
 export { type LogLookup, LogServer, type LogTarget } from "./log-server.js";
 export { type AgentOptions, DEFAULT_POD_CIDR } from "./options.js";

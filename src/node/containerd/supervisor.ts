@@ -143,11 +143,10 @@ export class ContainerdSupervisor {
 
   private async stop(daemon: DaemonProcess): Promise<void> {
     if (!signalDaemon(daemon, "SIGTERM")) return;
-    const grace = AbortSignal.timeout(this.opts.stopGraceMs ?? 10_000);
-    const killed = delay(this.opts.stopGraceMs ?? 10_000, undefined, { signal: grace }).catch(
-      () => {},
-    );
-    await Promise.race([daemon.exited, killed]);
+    const graceOver = new AbortController();
+    const grace = delay(this.opts.stopGraceMs ?? 10_000, undefined, { signal: graceOver.signal });
+    await Promise.race([daemon.exited, grace.catch(() => {})]);
+    graceOver.abort(); // no timer outlives the stop
     if (signalDaemon(daemon, "SIGKILL")) await daemon.exited;
   }
 
