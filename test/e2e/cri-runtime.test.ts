@@ -165,6 +165,37 @@ describe("CRI on a supervised containerd", { skip: skipReason() }, () => {
     assert.equal(existsSync(tmp), false);
   });
 
+  test("a containerd that dies is started again; a clean stop leaves none", async () => {
+    const tmp = mkdtempSync("/tmp/hearth-cri-");
+    const abort = new AbortController();
+    let cri: CriClient | undefined;
+    try {
+      const sup = new ContainerdSupervisor({
+        dataDir: join(tmp, "data"),
+        sandboxImage: BUSYBOX_IMAGE,
+        restartBackoff: { baseMs: 100, maxMs: 1000 },
+      });
+      await sup.start(abort.signal);
+      const first = sup.pid!;
+      process.kill(first, "SIGKILL");
+      const second = await waitFor("a new containerd", () => sup.pid !== first && sup.pid);
+      cri = await CriClient.connect(sup.socket);
+      await waitFor("CRI on the restarted containerd", () => cri!.version(call));
+      cri.close();
+      cri = undefined;
+      abort.abort();
+      await sup.stopped();
+      assert.equal(isRunning(second), false);
+      assert.equal(existsSync(sup.layout.pidFile), false, "the pid file goes with it");
+    } finally {
+      cri?.close();
+      abort.abort();
+      const found = leftovers(tmp);
+      rmSync(tmp, { recursive: true, force: true });
+      assert.deepEqual(found, [], "no leftovers to clean up");
+    }
+  });
+
   test("a container outlives the supervisor's owner; the next supervisor finds it", async () => {
     const tmp = mkdtempSync("/tmp/hearth-cri-");
     const dataDir = join(tmp, "data");
