@@ -72,6 +72,7 @@ describe("CRI on a supervised containerd", { skip: skipReason() }, () => {
 
   test("runs a sandbox and a container, logs, execs, stops, and leaves nothing", async () => {
     const tmp = mkdtempSync("/tmp/hearth-cri-");
+    let cleaned: string[] = [];
     const abort = new AbortController();
     let cri: CriClient | undefined;
     try {
@@ -158,15 +159,17 @@ describe("CRI on a supervised containerd", { skip: skipReason() }, () => {
     } finally {
       cri?.close();
       abort.abort();
-      const found = leftovers(tmp);
+      cleaned = leftovers(tmp);
       rmSync(tmp, { recursive: true, force: true });
-      assert.deepEqual(found, [], "no leftovers to clean up");
     }
+    // After the finally, so a failure inside the test is the one reported.
+    assert.deepEqual(cleaned, [], "no leftovers to clean up");
     assert.equal(existsSync(tmp), false);
   });
 
   test("a containerd that dies is started again; a clean stop leaves none", async () => {
     const tmp = mkdtempSync("/tmp/hearth-cri-");
+    let cleaned: string[] = [];
     const abort = new AbortController();
     let cri: CriClient | undefined;
     try {
@@ -190,14 +193,16 @@ describe("CRI on a supervised containerd", { skip: skipReason() }, () => {
     } finally {
       cri?.close();
       abort.abort();
-      const found = leftovers(tmp);
+      cleaned = leftovers(tmp);
       rmSync(tmp, { recursive: true, force: true });
-      assert.deepEqual(found, [], "no leftovers to clean up");
     }
+    // After the finally, so a failure inside the test is the one reported.
+    assert.deepEqual(cleaned, [], "no leftovers to clean up");
   });
 
   test("a container outlives the supervisor's owner; the next supervisor finds it", async () => {
     const tmp = mkdtempSync("/tmp/hearth-cri-");
+    let cleaned: string[] = [];
     const dataDir = join(tmp, "data");
     const abort = new AbortController();
     let child: ChildProcess | undefined;
@@ -260,9 +265,10 @@ describe("CRI on a supervised containerd", { skip: skipReason() }, () => {
       cri?.close();
       child?.kill("SIGKILL");
       abort.abort();
-      const found = leftovers(tmp);
+      cleaned = leftovers(tmp);
       rmSync(tmp, { recursive: true, force: true });
-      assert.deepEqual(found, [], "no leftovers to clean up");
     }
+    // After the finally, so a failure inside the test is the one reported.
+    assert.deepEqual(cleaned, [], "no leftovers to clean up");
   });
 });

@@ -6,7 +6,24 @@
  * found by name — so a failed test does not leak into the next.
  */
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * The socket a containerd 1.6 shim listens on, from its command line
+ * (`-namespace NS -id ID -address SOCK`): /run/containerd/s/sha256(SOCK/NS/ID).
+ * A SIGKILLed shim leaves it behind.
+ */
+export function shimSocket(cmdline: string[]): string | undefined {
+  const arg = (flag: string) => cmdline[cmdline.indexOf(flag) + 1];
+  const [ns, id, address] = [arg("-namespace"), arg("-id"), arg("-address")];
+  if (!cmdline.includes("-id") || !ns || !id || !address) return undefined;
+  const hash = createHash("sha256")
+    .update(join(address, ns, id))
+    .digest("hex");
+  return `/run/containerd/s/${hash}`;
+}
 
 /** Mount points under `dir`, deepest first. */
 export function mountsUnder(dir: string): string[] {
@@ -40,11 +57,14 @@ export function removeLeftovers(dir: string, needles: string[]): string[] {
   for (const needle of needles)
     for (const pid of processesNaming(needle)) {
       found.push(`process ${pid} (${needle})`);
+      let socket: string | undefined;
       try {
+        socket = shimSocket(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0"));
         process.kill(pid, "SIGKILL");
       } catch {
         // gone meanwhile
       }
+      if (socket) rmSync(socket, { force: true });
     }
   for (const point of mountsUnder(dir)) {
     found.push(`mount ${point}`);
