@@ -58,6 +58,7 @@ export {
   RequestEntityTooLargeError,
   requiredValue,
   STALE_OBJECT_MESSAGE,
+  TimeoutError,
   TooLargeResourceVersionError,
   UnsupportedMediaTypeError,
 } from "./errors.js";

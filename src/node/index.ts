@@ -3,9 +3,22 @@
  * (bubblewrap), each on its own loopback IP, with volumes, probes, restarts
  * and logs, and adopts them after its own restart; and the service proxy that
  * forwards each Service's ClusterIP:port to its ready endpoints. See
- * docs/node-agent.md and docs/services-and-scheduling.md.
+ * docs/node-agent.md and docs/services-and-scheduling.md. Not wired yet: the
+ * CRI client and the containerd supervisor pods will run on (issue 14).
  */
 export { NodeAgent, podsOf } from "./agent.js";
+export {
+  type ContainerdOptions,
+  ContainerdSupervisor,
+  checkCanRun,
+  containerdLayout,
+} from "./containerd/index.js";
+export {
+  type ContainerConfig,
+  CriClient,
+  CriError,
+  type PodSandboxConfig,
+} from "./cri/index.js";
 export { DEFAULT_IMAGE_TABLE, HEARTH_ROOT, ImageTable } from "./image-table.js";
 export { type LogLookup, LogServer, type LogTarget } from "./log-server.js";
 export { type AgentOptions, DEFAULT_POD_CIDR } from "./options.js";
