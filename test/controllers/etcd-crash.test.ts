@@ -1,7 +1,8 @@
 /**
  * The etcd operator cut short, on the envtest tier with real etcd members: a
  * Manager whose client "dies" between two steps of a membership change — an
- * EtcdMember created on scale-up; a learner added to etcd but not yet told
+ * EtcdMember created on scale-up; one of three members told to bootstrap
+ * but not the others; a learner added to etcd but not yet told
  * how to start; a member removed from etcd but its finalizer not yet
  * released — and a fresh Manager on the same apiserver finishes the change:
  * the wanted number of members, each once in etcd, no stray learner, no
@@ -31,6 +32,8 @@ const body = (c: Call) => (c.args[1] ?? {}) as MemberPatch;
 const memberPatch = (c: Call) => isWrite(c, "EtcdMember", "patch");
 /** The patch that tells a joining member to start (`existing`), the step after MemberAdd. */
 const toldToJoin = (c: Call) => memberPatch(c) && body(c).spec?.initialClusterState === "existing";
+/** The patch that tells a member to bootstrap a new cluster (`new`). */
+const toldToBootstrap = (c: Call) => memberPatch(c) && body(c).spec?.initialClusterState === "new";
 /** The patch that releases a member's finalizer, the step after MemberRemove. */
 const release = (c: Call) =>
   memberPatch(c) && body(c).metadata?.finalizers?.includes(FINALIZER) === false;
@@ -80,6 +83,19 @@ describe("etcd operator (envtest, real etcd): a crash between two steps, a 409",
     assert.equal((await t.members("grow")).length, 2, "the one member created landed");
     await t.start({ gc: true });
     await t.converged("grow", 3);
+  });
+
+  it("a restart between telling the first of three members to bootstrap and the others bootstraps all three", async () => {
+    // The first member alone, told to start a 3-member cluster, has no quorum:
+    // etcd does not answer until the other two are told the same.
+    const { client, crashed } = crashAfter(t.env.client, toldToBootstrap);
+    await t.start({ client, gc: true });
+    await t.createCluster("boot", 3);
+    await crashed;
+    const told = (await t.members("boot")).filter((m) => m.spec.initialCluster);
+    assert.equal(told.length, 1, "one member was told to bootstrap");
+    await t.start({ gc: true });
+    await t.converged("boot", 3);
   });
 
   it("a restart between a learner's MemberAdd and telling its member to start joins it once", async () => {

@@ -17,7 +17,14 @@ import {
 } from "../../../runtime/index.js";
 import { clusterStatus, type PassOutcome, writeStatus } from "./cluster-status.js";
 import { EtcdApi, hexId, type Membership } from "./etcd-api.js";
-import { nextStep, type ObservedMember, type Step, type Stray } from "./plan.js";
+import {
+  initialNames,
+  nextStep,
+  type ObservedMember,
+  resumeBootstrap,
+  type Step,
+  type Stray,
+} from "./plan.js";
 import { labelRoles, markCertificates } from "./pod-marks.js";
 import { applyClusterServices, applyMemberService } from "./services.js";
 import { StepRunner } from "./steps.js";
@@ -123,9 +130,13 @@ export class ClusterReconciler implements TypedReconciler {
       }
       const observed = await this.observe(api, members, pods, addresses, membership);
       await labelRoles(this.client, pods, observed);
-      const step: Step = unreachable
-        ? { kind: "wait", reason: unreachable }
-        : nextStep(cluster.spec.replicas, observed, strays(membership, observed));
+      // A bootstrap cut short is finished first: until it is, etcd has no
+      // quorum and cannot answer.
+      const step: Step =
+        resumeBootstrap(observed) ??
+        (unreachable
+          ? { kind: "wait", reason: unreachable }
+          : nextStep(cluster.spec.replicas, observed, strays(membership, observed)));
       await this.steps.run(api, cluster, step, membership, addresses);
       let authEnabled = cluster.status?.authEnabled === true;
       if (step.kind === "steady" && !dormant && cluster.spec.auth?.enabled && !authEnabled) {
@@ -174,6 +185,9 @@ export class ClusterReconciler implements TypedReconciler {
           created: m.metadata.creationTimestamp ?? "",
           deleting: m.metadata.deletionTimestamp !== undefined,
           pending: !m.spec.initialCluster,
+          ...(m.spec.initialCluster && m.spec.initialClusterState === "new"
+            ? { bootstrap: initialNames(m.spec.initialCluster) }
+            : {}),
           ready: podReady(pods.find((p) => p.metadata.labels?.[LABEL_COMPONENT] === name)),
           ...(entry ? { etcd: { id: hexId(entry.ID), learner: entry.isLearner, healthy } } : {}),
         };

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { nextStep, type ObservedMember } from "./plan.js";
+import { nextStep, type ObservedMember, resumeBootstrap } from "./plan.js";
 
 const m = (name: string, over: Partial<ObservedMember> = {}): ObservedMember => ({
   name,
@@ -24,6 +24,28 @@ describe("the next membership step", () => {
     assert.deepEqual(nextStep(1, []), { kind: "create", count: 1 });
     assert.deepEqual(nextStep(0, []), { kind: "create", count: 1 }, "a dormant member");
     assert.deepEqual(nextStep(1, [pending("a1"), pending("a2")]), { kind: "remove", member: "a2" });
+  });
+
+  it("finishes a bootstrap a crash cut short: the pending members are told the same", () => {
+    const boot = ["a1", "a2", "a3"];
+    const started = m("a1", { ready: false, etcd: undefined, bootstrap: boot });
+    const step = { kind: "bootstrap", members: boot };
+    assert.deepEqual(nextStep(3, [started, pending("a2"), pending("a3")]), step);
+    assert.deepEqual(resumeBootstrap([started, pending("a2"), pending("a3")]), step);
+    const all = boot.map((n) => m(n, { bootstrap: boot }));
+    assert.equal(resumeBootstrap(all), undefined, "all started");
+    const alone = m("a1", { bootstrap: ["a1"] });
+    assert.deepEqual(
+      nextStep(3, [alone, pending("a2")]),
+      { kind: "add", member: "a2" },
+      "a joiner is added",
+    );
+    assert.equal(resumeBootstrap([started, pending("a2")]), undefined, "a named member is gone");
+    assert.equal(
+      resumeBootstrap([started, pending("a2"), { ...pending("a3"), deleting: true }]),
+      undefined,
+      "a named member is leaving",
+    );
   });
 
   it("scales up one at a time: a healthy cluster gets one member, added as a learner, then promoted", () => {

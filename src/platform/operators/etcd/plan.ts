@@ -6,7 +6,8 @@
  * is promoted when it has caught up; the newest member goes first on scale
  * down; nothing is added or removed while a member is unhealthy, joining,
  * promoting or leaving; an etcd member without an EtcdMember is removed
- * first. `replicas: 0` keeps one dormant member (no pod).
+ * first. `replicas: 0` keeps one dormant member (no pod). A bootstrap a crash
+ * cut short (some members told to start, others not yet) is finished first.
  */
 
 export interface ObservedMember {
@@ -18,6 +19,8 @@ export interface ObservedMember {
   pending: boolean;
   /** Its pod is Ready. */
   ready: boolean;
+  /** The members it was told to bootstrap a new cluster with (initialClusterState new), in order. */
+  bootstrap?: string[];
   /** Its entry in etcd's member list, when it has one. */
   etcd?: { id: string; learner: boolean; healthy: boolean };
 }
@@ -41,7 +44,31 @@ export interface Stray {
   id: string;
 }
 
+/** The member names of an `--initial-cluster` value (`name=peerURL,…`), in order. */
+export function initialNames(initialCluster: string): string[] {
+  return initialCluster.split(",").map((e) => e.slice(0, e.indexOf("=")));
+}
+
+/**
+ * The rest of a bootstrap a crash cut short: a started member was told to
+ * start a new cluster with members that are still pending (and have no quorum
+ * without them), so they are told the same. Only when every member it names
+ * is still there and none is leaving.
+ */
+export function resumeBootstrap(observed: ObservedMember[]): Step | undefined {
+  for (const m of observed) {
+    const peers = m.bootstrap;
+    if (m.pending || !peers) continue;
+    const named = observed.filter((o) => peers.includes(o.name));
+    if (named.length !== peers.length || named.some((o) => o.deleting)) continue;
+    if (named.some((o) => o.pending)) return { kind: "bootstrap", members: peers };
+  }
+  return undefined;
+}
+
 export function nextStep(replicas: number, observed: ObservedMember[], strays: Stray[] = []): Step {
+  const resumed = resumeBootstrap(observed);
+  if (resumed) return resumed;
   const leaving = observed.find((m) => m.deleting);
   if (leaving) return { kind: "wait", reason: `member ${leaving.name} is leaving` };
   const live = [...observed].sort(byAge);
