@@ -13,6 +13,7 @@ import { type BuilderHost, type BuiltController, ControllerBuilder } from "./bui
 import { Cache } from "./cache.js";
 import { type Clock, realClock } from "./clock.js";
 import { type LeaderElectionOptions, LeaderElector } from "./leader-election.js";
+import { untilAborted } from "./lifecycle.js";
 import { metricsRegistry } from "./metrics.js";
 import type { ReconcileLoopOptions } from "./reconcile-loop.js";
 import type { Request } from "./refs.js";
@@ -150,6 +151,7 @@ export class Manager implements BuilderHost {
             ...this.opts.leaderElection,
           }).run(stop.signal, async (s) => {
             setMaxListeners(0, s);
+            // Resolves when the term ends (see `lead`): a loss unless the Manager stops.
             await lead(s);
             if (!stop.signal.aborted) {
               lost = true;
@@ -172,6 +174,9 @@ export class Manager implements BuilderHost {
         ...this.controllers.map((c) => this.runController(c, leading)),
         ...runnables.map((r) => r.start(leading)),
       ]);
+      // Leader work that ended on its own (nothing needs leading) has lost nothing:
+      // this replica keeps its lease, and leads, until the term ends.
+      if (this.opts.leaderElection) await untilAborted(leading);
     } finally {
       this.leading = false;
     }
