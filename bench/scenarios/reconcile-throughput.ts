@@ -1,9 +1,9 @@
 /**
  * Throughput of the controller runtime (src/runtime) with an in-memory no-op
- * reconciler that only notes each key. `queue`: every key enqueued on a
- * Controller, timed from the first enqueue to the last key reconciled, at each
+ * reconciler that only notes each request. `queue`: every key enqueued on the
+ * Manager's ReconcileLoop, timed from the first enqueue to the last key reconciled, at each
  * worker count. `informer`: an Informer on the ConfigMaps of an in-process
- * apiserver (memory backend, plain HTTP, same thread) feeding a Controller,
+ * apiserver (memory backend, plain HTTP, same thread) feeding a ReconcileLoop,
  * timed from the informer's start to every key reconciled once. The floors, in
  * the same run: a plain loop awaiting the same reconcile over the same keys,
  * and for the informer, one LIST with the same client and then that loop.
@@ -11,7 +11,15 @@
 import { randomUUID } from "node:crypto";
 import { ApiServer } from "../../src/apiserver/index.js";
 import { createHttpClient, type HttpClient } from "../../src/client/index.js";
-import { Controller, DONE, Informer, objectKey, type Reconciler } from "../../src/runtime/index.js";
+import {
+  Informer,
+  objectKey,
+  ReconcileLoop,
+  type Request,
+  requestFromKey,
+  requestKey,
+  type TypedReconciler,
+} from "../../src/runtime/index.js";
 import { MemoryBackend } from "../../src/storage/index.js";
 import { median, round } from "../stats.js";
 
@@ -43,18 +51,22 @@ export interface ReconcileResult {
 }
 
 /** The no-op reconciler: notes the key; `all` resolves once `expected` distinct keys were seen. */
-function noop(expected: number): Reconciler & { all: Promise<void> } {
+function noop(expected: number): TypedReconciler & { all: Promise<void> } {
   const seen = new Set<string>();
   let resolve!: () => void;
   const all = new Promise<void>((r) => (resolve = r));
   return {
     all,
-    async reconcile(_signal, key) {
-      seen.add(key);
+    async reconcile(req: Request) {
+      seen.add(requestKey(req));
       if (seen.size === expected) resolve();
-      return DONE;
     },
   };
+}
+
+/** The loop the Manager runs for one controller, without a Manager around it. */
+function reconcileLoop(r: TypedReconciler, name: string, workers = 1): ReconcileLoop {
+  return new ReconcileLoop(r, { name, workers, deadlineMs: 60_000, onError: () => {} });
 }
 
 /**
@@ -81,18 +93,18 @@ async function interleaved(
 
 async function loop(keys: string[]): Promise<number> {
   const r = noop(keys.length);
-  const signal = new AbortController().signal;
+  const ctx = { signal: new AbortController().signal, retries: 0 };
   const start = performance.now();
-  for (const key of keys) await r.reconcile(signal, key);
+  for (const key of keys) await r.reconcile(requestFromKey(key), ctx);
   return performance.now() - start;
 }
 
 async function queue(keys: string[], workers: number): Promise<number> {
   const r = noop(keys.length);
-  const controller = new Controller(r, { name: "bench-reconcile", workers });
+  const controller = reconcileLoop(r, "bench-reconcile", workers);
   const stop = new AbortController();
   const start = performance.now();
-  for (const key of keys) controller.enqueue(key);
+  for (const key of keys) controller.enqueue(requestFromKey(key));
   const running = controller.run(stop.signal);
   await r.all;
   const ms = performance.now() - start;
@@ -103,9 +115,9 @@ async function queue(keys: string[], workers: number): Promise<number> {
 
 async function informer(client: HttpClient, ns: string, count: number): Promise<number> {
   const r = noop(count);
-  const controller = new Controller(r, { name: "bench-informer" });
+  const controller = reconcileLoop(r, "bench-informer");
   const inf = new Informer(client, { apiVersion: "v1", kind: "ConfigMap", namespace: ns });
-  inf.addHandlers({ onAdd: (obj) => controller.enqueue(objectKey(obj)) });
+  inf.addHandlers({ onAdd: (obj) => controller.enqueue(requestFromKey(objectKey(obj))) });
   const stop = new AbortController();
   const start = performance.now();
   const running = [inf.run(stop.signal), controller.run(stop.signal)];

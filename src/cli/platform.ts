@@ -91,6 +91,7 @@ export function startPlatform(
     definitions: Map<string, ApplicationDefinition>;
     rootHost?: string;
     log(msg: string, err?: unknown): void;
+    info?(msg: string): void;
     sharedCache?: Cache;
   },
 ): StartedPlatform {
@@ -103,6 +104,7 @@ export function startPlatform(
     definitions: opts.definitions,
     cluster: { "root-host": opts.rootHost ?? "" },
     log: opts.log,
+    ...(opts.info ? { info: opts.info } : {}),
     onReady,
     ...(opts.sharedCache ? { sharedCache: opts.sharedCache } : {}),
   }).catch((e: unknown) => {

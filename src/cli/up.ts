@@ -91,6 +91,7 @@ export async function up(argv: string[]): Promise<void> {
   const platform = startPlatform(server_url, pki.ca.certPem, ids.platformToken, controller.signal, {
     definitions,
     log: logError,
+    info: (msg) => log.info(msg),
     ...(rootHost ? { rootHost } : {}),
     ...(coreCache ? { sharedCache: coreCache } : {}),
   });

@@ -20,6 +20,8 @@ export interface PlatformOptions {
   components?: readonly Component[];
   cluster?: Record<string, string>;
   log?(msg: string, err?: unknown): void;
+  /** Told of progress worth an info line (the Manager's: a kind not served yet). */
+  info?(msg: string): void;
   /** Called once every component's seeds (tenant-root's Tenant) exist. */
   onReady?(): void;
   /**
@@ -47,6 +49,7 @@ export async function runPlatform(
       if (!(msg.endsWith(" informer") && isNotFound(err))) log(msg, err);
     },
     resolveRetryMs: RESOLVE_RETRY_MS,
+    ...(opts.info ? { info: opts.info } : {}),
     ...(opts.sharedCache ? { sharedCache: opts.sharedCache } : {}),
   });
   new AppsEngine(appModules(platform.components, platform.ctx), {

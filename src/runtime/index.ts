@@ -20,14 +20,6 @@ export {
   sameConditions,
   setCondition,
 } from "./conditions.js";
-export {
-  Controller,
-  type ControllerOptions,
-  DONE,
-  type Reconciler,
-  type Result,
-  TerminalError,
-} from "./controller.js";
 export { type DiscoveredResource, discoverResources } from "./discovery.js";
 export {
   delay,
@@ -62,8 +54,12 @@ export {
 } from "./predicates.js";
 export {
   DeadlineExceededError,
+  DONE,
   type ReconcileContext,
+  ReconcileLoop,
   type ReconcileResult,
+  type Result,
+  TerminalError,
   type TypedReconciler,
 } from "./reconcile-loop.js";
 export {

@@ -1,290 +1,287 @@
 /**
- * Informer against a scripted client (a unit test of this layer): a watch that
- * fails with 410 Expired makes it relist, and objects that vanished meanwhile
- * are reported deleted; a watch that simply ends resumes from the last revision.
+ * The Informer against a real Hearth apiserver on loopback, through a WireTap
+ * that records every request and can cut the network: it lists with its scope,
+ * then watches from the list's resourceVersion; a watch cut off resumes from the
+ * last revision seen without a relist and loses nothing written meanwhile; a
+ * 410 Expired (after a compaction) relists and reports what vanished as deleted;
+ * a failing list is reported and retried after its delay on its clock; and
+ * aborting stops it wherever it is (a list in flight, a watch, a retry delay).
  */
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
-import type { KubeList, KubeObject, WatchEvent } from "../api/index.js";
-import { ApiError } from "../api/index.js";
-import type {
-  CallOptions,
-  ListOptions,
-  Reader,
-  TypeRef,
-  Watcher,
-  WatchOptions,
-} from "../client/index.js";
+import { after, afterEach, before, describe, it } from "node:test";
+import {
+  type LoopbackApiServer,
+  shutdown,
+  startLoopbackApiServer,
+  waitUntil,
+} from "../../test/support/loopback-apiserver.js";
+import { openCrd } from "../../test/support/open-crd.js";
+import type { KubeObject } from "../api/index.js";
+import { hasCode } from "../api/index.js";
+import { createHttpClient, type HttpClient } from "../client/index.js";
 import { FakeClock } from "./clock.js";
-import { Informer, type InformerHandlers } from "./informer.js";
+import { Informer, type InformerHandlers, type InformerOptions } from "./informer.js";
 
-const cm = (name: string, rv: string): KubeObject => ({
-  apiVersion: "v1",
-  kind: "ConfigMap",
-  metadata: { name, namespace: "d", resourceVersion: rv },
+const CM = { apiVersion: "v1", kind: "ConfigMap" };
+const cm = (name: string, labels: Record<string, string> = {}): KubeObject => ({
+  ...CM,
+  metadata: { name, namespace: "d", labels },
+  data: { v: "1" },
 });
+const ref = (name: string) => ({ ...CM, name, namespace: "d" });
 
-class ScriptedClient implements Reader, Watcher {
-  lists: KubeList[] = [];
-  watches: (() => AsyncIterable<WatchEvent>)[] = [];
-  watchedFrom: string[] = [];
-  listOptions: ListOptions[] = [];
-  watchOptions: WatchOptions[] = [];
-
-  async get<T extends KubeObject>(): Promise<T> {
-    throw new Error("unused");
-  }
-  async list<T extends KubeObject>(_type: TypeRef, opts: ListOptions = {}): Promise<KubeList<T>> {
-    this.listOptions.push(opts);
-    const next = this.lists.shift();
-    if (!next) throw new Error("no more lists scripted");
-    return next as KubeList<T>;
-  }
-  watch<T extends KubeObject>(
-    _type: TypeRef,
-    opts: WatchOptions & CallOptions,
-  ): AsyncIterable<WatchEvent<T>> {
-    const { signal, ...rest } = opts;
-    this.watchOptions.push(rest);
-    this.watchedFrom.push(opts.resourceVersion ?? "");
-    const next = this.watches.shift();
-    if (next) return next() as AsyncIterable<WatchEvent<T>>;
-    return (async function* () {
-      if (signal?.aborted) return;
-      await new Promise((r) => signal?.addEventListener("abort", r, { once: true }));
-    })() as AsyncIterable<WatchEvent<T>>;
-  }
-}
-
-const list = (rv: string, items: KubeObject[]): KubeList => ({
-  apiVersion: "v1",
-  kind: "ConfigMapList",
-  metadata: { resourceVersion: rv },
-  items,
-});
-
-describe("Informer (scripted client)", () => {
-  it("relists on 410 and reports what vanished; resumes from the last revision when a watch ends", async () => {
-    const client = new ScriptedClient();
-    client.lists.push(
-      list("10", [cm("a", "5"), cm("b", "6")]),
-      list("20", [cm("a", "5"), cm("c", "18")]),
-    );
-    client.watches.push(
-      async function* () {
-        yield { type: "MODIFIED", object: cm("b", "11") } as WatchEvent;
-      },
-      async function* () {
-        yield* [];
-        throw new ApiError(410, "Expired", "too old resource version: 11 (15)");
-      },
-    );
-    const seen: string[] = [];
-    const informer = new Informer(client, { apiVersion: "v1", kind: "ConfigMap", retryMs: 1 });
-    informer.addHandlers({
-      onAdd: (o) => seen.push(`add ${o.metadata.name}`),
-      onUpdate: (_o, n) => seen.push(`update ${n.metadata.name} ${n.metadata.resourceVersion}`),
-      onDelete: (o) => seen.push(`delete ${o.metadata.name}`),
-    });
-    const stop = new AbortController();
-    const running = informer.run(stop.signal);
-    const deadline = Date.now() + 2000;
-    while (!seen.includes("add c") && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 5));
-    stop.abort();
-    await running;
-    assert.deepEqual(seen, ["add a", "add b", "update b 11", "add c", "delete b"]);
-    assert.deepEqual(client.watchedFrom.slice(0, 3), ["10", "11", "20"]);
-  });
-});
-
-/** Resolves once `until` holds; fails after 2 s. */
-async function waitUntil(until: () => boolean): Promise<void> {
-  const deadline = Date.now() + 2000;
-  while (!until() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-  assert.ok(until(), "condition not met within 2 s");
-}
-
-/** Runs `informer` until `until` holds (or 2 s pass), then stops it. */
-async function runUntil(informer: Informer, until: () => boolean): Promise<void> {
-  const stop = new AbortController();
-  const running = informer.run(stop.signal);
-  try {
-    await waitUntil(until);
-  } finally {
-    stop.abort();
-    await running;
-  }
-}
-
-/** Handlers that record each event as a line. */
+/** Handlers that record each event as a line: `add a 5`, `update a 5→6`, `delete a 6`. */
 function recorder(): { seen: string[]; handlers: InformerHandlers } {
   const seen: string[] = [];
+  const rv = (o: KubeObject) => o.metadata.resourceVersion;
   return {
     seen,
     handlers: {
-      onAdd: (o) => seen.push(`add ${o.metadata.name} ${o.metadata.resourceVersion}`),
-      onUpdate: (o, n) =>
-        seen.push(
-          `update ${n.metadata.name} ${o.metadata.resourceVersion}→${n.metadata.resourceVersion}`,
-        ),
-      onDelete: (o) => seen.push(`delete ${o.metadata.name} ${o.metadata.resourceVersion}`),
+      onAdd: (o) => seen.push(`add ${o.metadata.name} ${rv(o)}`),
+      onUpdate: (o, n) => seen.push(`update ${n.metadata.name} ${rv(o)}→${rv(n)}`),
+      onDelete: (o) => seen.push(`delete ${o.metadata.name} ${rv(o)}`),
     },
   };
 }
 
-describe("Informer events (scripted client)", () => {
-  it("sends its scope to list and watch, and fills in apiVersion and kind of listed items", async () => {
-    const client = new ScriptedClient();
-    const bare = { metadata: { name: "a", namespace: "d", resourceVersion: "1" } } as KubeObject;
-    client.lists.push(list("7", [bare]));
-    const informer = new Informer(client, {
-      apiVersion: "v1",
-      kind: "ConfigMap",
-      namespace: "d",
-      labelSelector: "app=web",
-      fieldSelector: "metadata.name=a",
-    });
-    await runUntil(informer, () => client.watchOptions.length === 1);
-    assert.deepEqual(client.listOptions, [
-      { namespace: "d", labelSelector: "app=web", fieldSelector: "metadata.name=a" },
-    ]);
-    const w = client.watchOptions[0]!;
-    assert.equal(w.resourceVersion, "7");
-    assert.equal(w.allowWatchBookmarks, true);
-    assert.equal(w.namespace, "d");
-    assert.equal(w.labelSelector, "app=web");
-    assert.equal(w.fieldSelector, "metadata.name=a");
-    assert.ok(w.timeoutSeconds! >= 300 && w.timeoutSeconds! < 600, `timeout ${w.timeoutSeconds}`);
-    assert.equal(informer.get("d/a")?.kind, "ConfigMap");
-    assert.equal(informer.get("d/a")?.apiVersion, "v1");
+describe("Informer (real apiserver)", () => {
+  let server: LoopbackApiServer;
+  /** Writes straight to the apiserver, past the tap (so a partition does not hold them). */
+  let direct: HttpClient;
+  /** The informers' client, through the tap. */
+  let client: HttpClient;
+  const running: { stop: AbortController; done: Promise<void> }[] = [];
+
+  before(async () => {
+    server = await startLoopbackApiServer({ bookmarkIntervalMs: 20 });
+    direct = createHttpClient({ server: server.directUrl });
+    client = createHttpClient({ server: server.url });
+    await direct.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: "d" } });
+  });
+  afterEach(async () => {
+    server.tap.heal();
+    server.backend.release();
+    for (const r of running.splice(0)) {
+      r.stop.abort();
+      await ends(r.done, "the informer to stop");
+    }
+    await direct.deleteCollection(CM, { namespace: "d" });
+    server.tap.requests.length = 0;
+  });
+  after(async () => {
+    await shutdown(server, direct, client);
   });
 
-  it("skips bookmarks and unchanged revisions, and reports a delete with the last state it held", async () => {
-    const client = new ScriptedClient();
-    client.lists.push(list("10", [cm("a", "5")]));
-    client.watches.push(async function* () {
-      yield { type: "BOOKMARK", object: cm("", "12") } as WatchEvent;
-      yield { type: "MODIFIED", object: cm("a", "5") } as WatchEvent;
-      yield { type: "ADDED", object: cm("b", "13") } as WatchEvent;
-      yield { type: "MODIFIED", object: cm("b", "14") } as WatchEvent;
-      yield { type: "DELETED", object: cm("b", "15") } as WatchEvent;
-      yield { type: "DELETED", object: cm("never-seen", "16") } as WatchEvent;
+  /** Waits (with a deadline) until `done` has settled. */
+  async function ends(done: Promise<void>, what: string): Promise<void> {
+    let ended = false;
+    void done.then(() => {
+      ended = true;
     });
-    const informer = new Informer(client, { apiVersion: "v1", kind: "ConfigMap" });
+    await waitUntil(() => ended, what);
+  }
+
+  /** Starts an informer on the tap's client; `afterEach` stops it. */
+  function start(opts: Partial<InformerOptions> = {}) {
+    const reported: unknown[] = [];
+    const informer = new Informer(client, {
+      ...CM,
+      namespace: "d",
+      retryMs: 5,
+      onError: (e) => reported.push(e),
+      ...opts,
+    });
     const { seen, handlers } = recorder();
     informer.addHandlers(handlers);
-    await runUntil(informer, () => client.watchedFrom.length === 2);
-    assert.deepEqual(seen, [
-      "add a 5",
-      "add b 13",
-      "update b 13→14",
-      "delete b 14",
-      "delete never-seen 16",
-    ]);
-    assert.deepEqual(
-      client.watchedFrom,
-      ["10", "16"],
-      "the next watch starts after the last event",
+    const stop = new AbortController();
+    const done = informer.run(stop.signal);
+    running.push({ stop, done });
+    return { informer, seen, reported, stop, done };
+  }
+  const requests = (verb: "list" | "watch") =>
+    server
+      .calls()
+      .filter((r) => r.url.startsWith("/api/v1/namespaces/d/configmaps"))
+      .filter((r) => r.url.includes("watch=true") === (verb === "watch"))
+      .map((r) => new URL(r.url, "http://x").searchParams);
+  const watchedFrom = () => requests("watch").map((q) => q.get("resourceVersion"));
+  const serverWatches = () => server.backend.openWatches("/registry/core/configmaps/d/");
+
+  it("lists with its scope, then watches from the list's resourceVersion and follows every change", async () => {
+    await direct.create(cm("a", { app: "web" }));
+    await direct.create(cm("other", { app: "db" }));
+    const { informer, seen, stop } = start({ labelSelector: "app=web" });
+    assert.equal(await informer.waitForSync(stop.signal), true);
+    await waitUntil(() => serverWatches() === 1, "the watch to open");
+    const [list] = requests("list");
+    assert.equal(list?.get("labelSelector"), "app=web");
+    const rv = (await direct.list(CM, { namespace: "d" })).metadata.resourceVersion;
+    const [watch] = requests("watch");
+    assert.equal(watch?.get("resourceVersion"), rv, "from the list's revision");
+    assert.equal(watch?.get("labelSelector"), "app=web");
+    assert.equal(watch?.get("allowWatchBookmarks"), "true");
+    const timeout = Number(watch?.get("timeoutSeconds"));
+    assert.ok(timeout >= 300 && timeout < 600, `timeoutSeconds ${timeout}`);
+
+    const a = await direct.get(ref("a"));
+    const a2 = await direct.update({ ...a, data: { v: "2" } });
+    const b = await direct.create(cm("b", { app: "web" }));
+    await direct.create(cm("not-selected", { app: "db" }));
+    await direct.delete(ref("b"));
+    await waitUntil(
+      () => seen.length === 4,
+      () => `four events, seen ${seen.join(", ")}`,
     );
+    const at = (o: KubeObject) => o.metadata.resourceVersion;
+    assert.deepEqual(seen, [
+      `add a ${at(a)}`,
+      `update a ${at(a)}→${at(a2)}`,
+      `add b ${at(b)}`,
+      `delete b ${at(b)}`,
+    ]);
     assert.deepEqual(
       informer.list().map((o) => o.metadata.name),
       ["a"],
     );
+    assert.equal(requests("list").length, 1, "bookmarks and events never relist");
   });
 
-  it("replays the cache as adds to handlers added after the sync", async () => {
-    const client = new ScriptedClient();
-    client.lists.push(list("3", [cm("a", "1"), cm("b", "2")]));
-    const informer = new Informer(client, { apiVersion: "v1", kind: "ConfigMap" });
-    const early = recorder();
-    informer.addHandlers(early.handlers);
-    const stop = new AbortController();
-    const running = informer.run(stop.signal);
+  it("replays its cache as adds to handlers added after the sync", async () => {
+    await direct.create(cm("a"));
+    await direct.create(cm("b"));
+    const { informer, seen, stop } = start();
     assert.equal(await informer.waitForSync(stop.signal), true);
     const late = recorder();
     informer.addHandlers(late.handlers);
-    stop.abort();
-    await running;
-    assert.deepEqual(late.seen, early.seen);
-    assert.deepEqual(late.seen, ["add a 1", "add b 2"]);
+    assert.deepEqual(late.seen, seen);
+    assert.deepEqual(
+      late.seen.map((l) => l.split(" ").slice(0, 2).join(" ")),
+      ["add a", "add b"],
+    );
   });
 
-  const failures = [
-    {
-      name: "a 404 relists",
-      error: new ApiError(404, "NotFound", "the server could not find it"),
-      relists: 2,
-      reported: 1,
-    },
-    {
-      name: "a 500 retries the watch without a relist",
-      error: new ApiError(500, "InternalError", "boom"),
-      relists: 1,
-      reported: 1,
-    },
-    {
-      name: "a 410 relists at once and is not reported",
-      error: new ApiError(410, "Expired", "too old"),
-      relists: 2,
-      reported: 0,
-    },
-  ];
-  for (const f of failures) {
-    it(`on a failed watch: ${f.name}`, async () => {
-      const client = new ScriptedClient();
-      client.lists.push(list("10", [cm("a", "5")]), list("20", [cm("a", "5")]));
-      client.watches.push(async function* () {
-        yield* [];
-        throw f.error;
-      });
-      const reported: unknown[] = [];
-      const informer = new Informer(client, {
-        apiVersion: "v1",
-        kind: "ConfigMap",
-        retryMs: 1,
-        onError: (e) => reported.push(e),
-      });
-      await runUntil(informer, () => client.watchedFrom.length === 2);
-      assert.equal(client.listOptions.length, f.relists);
-      assert.equal(reported.length, f.reported);
-      if (f.reported) assert.equal(reported[0], f.error);
-      assert.equal(client.watchedFrom[1], f.relists === 2 ? "20" : "10");
-    });
-  }
+  it("resumes a watch cut off from the last revision it saw, without a relist, and misses nothing", async () => {
+    await direct.create(cm("a"));
+    const { informer, seen, stop } = start();
+    assert.equal(await informer.waitForSync(stop.signal), true);
+    await waitUntil(() => serverWatches() === 1, "the watch to open");
+    server.tap.partition();
+    await waitUntil(() => serverWatches() === 0, "the server to see the watch go");
+    const a = await direct.get(ref("a"));
+    const a2 = await direct.update({ ...a, data: { v: "2" } });
+    const b = await direct.create(cm("b"));
+    await waitUntil(() => watchedFrom().length === 2, "the informer to watch again");
+    server.tap.heal();
+    await waitUntil(
+      () => seen.length === 3,
+      () => `three events, seen ${seen.join(", ")}`,
+    );
+    assert.deepEqual(seen.slice(1), [
+      `update a ${a.metadata.resourceVersion}→${a2.metadata.resourceVersion}`,
+      `add b ${b.metadata.resourceVersion}`,
+    ]);
+    assert.equal(requests("list").length, 1, "no relist");
+    const [first, again] = watchedFrom().map(Number);
+    assert.ok(again! >= first!, `resumed at ${again}, after the list's ${first}`);
+    assert.ok(again! < Number(a2.metadata.resourceVersion), "from before the missed writes");
+  });
 
-  it("waits out its retry delay on its clock", async () => {
+  it("relists on 410 Expired after a compaction and reports what vanished meanwhile", async () => {
+    await direct.create(cm("a"));
+    await direct.create(cm("b"));
+    const { informer, seen, reported, stop } = start();
+    assert.equal(await informer.waitForSync(stop.signal), true);
+    await waitUntil(() => serverWatches() === 1, "the watch to open");
+    server.tap.partition();
+    await direct.delete(ref("b"));
+    const c = await direct.create(cm("c"));
+    await server.backend.compact(await server.backend.currentRevision());
+    await waitUntil(() => watchedFrom().length === 2, "the informer to watch again");
+    server.tap.heal();
+    await waitUntil(() => requests("list").length === 2, "the relist");
+    await waitUntil(
+      () => seen.length === 4,
+      () => `four events, seen ${seen.join(", ")}`,
+    );
+    assert.deepEqual(
+      seen.slice(2).map((l) => l.split(" ").slice(0, 2).join(" ")),
+      ["add c", "delete b"],
+    );
+    assert.deepEqual(
+      informer
+        .list()
+        .map((o) => o.metadata.name)
+        .sort(),
+      ["a", "c"],
+    );
+    assert.equal(informer.get("d/c")?.metadata.resourceVersion, c.metadata.resourceVersion);
+    assert.ok(!reported.some((e) => hasCode(e, 410)), "a 410 is not reported as an error");
+    await waitUntil(() => watchedFrom().length === 3, "the watch after the relist");
+    assert.equal(
+      watchedFrom()[2],
+      (await direct.list(CM, { namespace: "d" })).metadata.resourceVersion,
+    );
+  });
+
+  it("reports a failing list and retries it after retryMs on its clock, until the kind is served", async () => {
     const clock = new FakeClock(0);
-    const client = new ScriptedClient();
-    client.lists.push(list("10", [cm("a", "5")]));
-    client.watches.push(async function* () {
-      yield* [];
-      throw new ApiError(500, "InternalError", "boom");
-    });
-    const reported: unknown[] = [];
-    const informer = new Informer(client, {
-      apiVersion: "v1",
-      kind: "ConfigMap",
-      retryMs: 1_000,
-      clock,
-      onError: (e) => reported.push(e),
-    });
-    const stop = new AbortController();
-    const running = informer.run(stop.signal);
-    await waitUntil(() => clock.nextDue() === 1_000);
+    const WIDGET = { apiVersion: "example.com/v1", kind: "Widget" };
+    const { informer, reported } = start({ ...WIDGET, retryMs: 1_000, clock });
+    await waitUntil(() => clock.nextDue() === 1_000, "the retry delay");
     assert.equal(reported.length, 1);
+    assert.ok(hasCode(reported[0], 404), String(reported[0]));
     clock.advance(999);
     await new Promise((r) => setImmediate(r));
-    assert.deepEqual(client.watchedFrom, ["10"], "no retry before the clock says");
+    assert.equal(reported.length, 1, "no retry before the clock says");
     clock.advance(1);
-    await waitUntil(() => client.watchedFrom.length === 2);
-    assert.deepEqual(client.watchedFrom, ["10", "10"]);
+    await waitUntil(() => reported.length === 2, "the second attempt");
+    await direct.create(openCrd("example.com", "Widget", "widgets"));
+    await direct.create({ ...WIDGET, metadata: { name: "w", namespace: "d" } });
+    for (let n = 0; !informer.hasSynced(); n++) {
+      await waitUntil(() => clock.pending > 0, "the next retry delay");
+      clock.advance(1_000);
+      await waitUntil(() => informer.hasSynced() || reported.length > n + 2, "another attempt");
+    }
+    assert.equal(informer.get("d/w")?.kind, "Widget");
+    await direct.delete({
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "CustomResourceDefinition",
+      name: "widgets.example.com",
+    });
+  });
+
+  it("stops on abort with a list in flight, without waiting for its answer", async () => {
+    server.backend.hold = true;
+    const { informer, stop, done } = start();
+    await waitUntil(() => server.backend.waiting.length > 0, "the list to reach storage");
     stop.abort();
-    await running;
+    await ends(done, "run() to end while the list is held");
+    assert.equal(informer.hasSynced(), false);
+    server.backend.release();
+    assert.equal(serverWatches(), 0);
+  });
+
+  it("stops on abort while watching, and the server's watch ends", async () => {
+    const { informer, stop, done } = start();
+    assert.equal(await informer.waitForSync(stop.signal), true);
+    await waitUntil(() => serverWatches() === 1, "the watch to open");
+    stop.abort();
+    await ends(done, "run() to end");
+    await waitUntil(() => serverWatches() === 0, "the server to drop the watch");
+    assert.equal(watchedFrom().length, 1, "no watch after the abort");
+  });
+
+  it("stops on abort during its retry delay, leaving no timer", async () => {
+    const clock = new FakeClock(0);
+    const { stop, done } = start({ apiVersion: "example.com/v1", kind: "Gadget", clock });
+    await waitUntil(() => clock.pending === 1, "the retry delay");
+    stop.abort();
+    await ends(done, "run() to end");
+    assert.equal(clock.pending, 0);
   });
 
   it("waitForSync reports false when its signal aborts before the first list", async () => {
-    const informer = new Informer(new ScriptedClient(), { apiVersion: "v1", kind: "ConfigMap" });
+    const informer = new Informer(direct, CM);
     const stop = new AbortController();
     const waiting = informer.waitForSync(stop.signal);
     stop.abort();

@@ -82,7 +82,7 @@ export class Informer {
     while (!signal.aborted) {
       try {
         if (needList) {
-          await this.relist();
+          await this.relist(signal);
           needList = false;
         }
         await this.watch(signal);
@@ -102,13 +102,15 @@ export class Informer {
     }
   }
 
-  private async relist(): Promise<void> {
+  private async relist(signal: AbortSignal): Promise<void> {
     const list = await this.client.list(
       { apiVersion: this.opts.apiVersion, kind: this.opts.kind },
       {
         ...(this.opts.namespace ? { namespace: this.opts.namespace } : {}),
         ...(this.opts.labelSelector ? { labelSelector: this.opts.labelSelector } : {}),
         ...(this.opts.fieldSelector ? { fieldSelector: this.opts.fieldSelector } : {}),
+        // A list in flight when the informer stops is abandoned, not waited for.
+        signal,
       },
     );
     const seen = new Set<string>();

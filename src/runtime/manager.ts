@@ -8,11 +8,13 @@
  * restarts and campaigns afresh with empty queues.
  */
 import { setMaxListeners } from "node:events";
+import { hasCode } from "../api/index.js";
 import type { Client, Reader } from "../client/index.js";
 import { type BuilderHost, type BuiltController, ControllerBuilder } from "./builder.js";
 import { Cache } from "./cache.js";
 import { type Clock, realClock } from "./clock.js";
 import { type LeaderElectionOptions, LeaderElector } from "./leader-election.js";
+import { untilAborted } from "./lifecycle.js";
 import { metricsRegistry } from "./metrics.js";
 import type { ReconcileLoopOptions } from "./reconcile-loop.js";
 import type { Request } from "./refs.js";
@@ -26,7 +28,10 @@ export interface Runnable {
 }
 
 export interface ManagerOptions {
+  /** Told of failures (error level). */
   log?(msg: string, err?: unknown): void;
+  /** Told of progress worth an info line (a root kind not served yet, then served); default: dropped. */
+  info?(msg: string): void;
   /** Default deadline of one reconcile, ms (60 s). */
   reconcileDeadlineMs?: number;
   /** Default per-request back-off after a failed reconcile. */
@@ -66,6 +71,7 @@ export class Manager implements BuilderHost {
   private readonly controllers: BuiltController[] = [];
   private readonly runnables: Runnable[] = [];
   private readonly log: (msg: string, err?: unknown) => void;
+  private readonly info: (msg: string) => void;
   private running = false;
   private leading = false;
 
@@ -74,6 +80,7 @@ export class Manager implements BuilderHost {
     private readonly opts: ManagerOptions = {},
   ) {
     this.log = opts.log ?? (() => {});
+    this.info = opts.info ?? (() => {});
     this.clock = opts.clock ?? realClock;
     this.cache =
       opts.sharedCache ??
@@ -150,6 +157,7 @@ export class Manager implements BuilderHost {
             ...this.opts.leaderElection,
           }).run(stop.signal, async (s) => {
             setMaxListeners(0, s);
+            // Resolves when the term ends (see `lead`): a loss unless the Manager stops.
             await lead(s);
             if (!stop.signal.aborted) {
               lost = true;
@@ -172,6 +180,9 @@ export class Manager implements BuilderHost {
         ...this.controllers.map((c) => this.runController(c, leading)),
         ...runnables.map((r) => r.start(leading)),
       ]);
+      // Leader work that ended on its own (nothing needs leading) has lost nothing:
+      // this replica keeps its lease, and leads, until the term ends.
+      if (this.opts.leaderElection) await untilAborted(leading);
     } finally {
       this.leading = false;
     }
@@ -180,13 +191,19 @@ export class Manager implements BuilderHost {
   /** Connects a controller's sources once its root kind is served, waits for them to sync, then works. */
   private async runController(c: BuiltController, signal: AbortSignal): Promise<void> {
     let namespaced = true;
+    let waiting = false;
     while (c.forType && !signal.aborted) {
+      const { apiVersion, kind } = c.forType;
       try {
-        namespaced = (await this.client.mapper.resolve(c.forType.apiVersion, c.forType.kind))
-          .namespaced;
+        namespaced = (await this.client.mapper.resolve(apiVersion, kind)).namespaced;
+        if (waiting) this.info(`controller ${c.name}: ${kind} is served now; starting`);
         break;
       } catch (e) {
-        this.log(`controller ${c.name}: cannot resolve ${c.forType.kind}`, e);
+        // A kind not served yet (its CRD is on its way) is expected at start: said once, at info.
+        if (!hasCode(e, 404)) this.log(`controller ${c.name}: cannot resolve ${kind}`, e);
+        else if (!waiting)
+          this.info(`controller ${c.name}: waiting for ${apiVersion} ${kind} to be served`);
+        waiting ||= hasCode(e, 404);
         await this.clock.sleep(this.opts.resolveRetryMs ?? RESOLVE_RETRY_MS, signal);
       }
     }

@@ -9,13 +9,13 @@
 import assert from "node:assert/strict";
 import { beforeEach, describe, it } from "node:test";
 import { FakeClock } from "./clock.js";
-import { TerminalError } from "./controller.js";
 import { reconcileTotal } from "./metrics.js";
 import {
   DeadlineExceededError,
   type ReconcileContext,
   ReconcileLoop,
   type ReconcileResult,
+  TerminalError,
 } from "./reconcile-loop.js";
 import type { Request } from "./refs.js";
 

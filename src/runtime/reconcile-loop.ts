@@ -8,10 +8,25 @@
  * Deadlines, back-off and requeueAfter all run on the loop's Clock.
  */
 import { type Clock, realClock } from "./clock.js";
-import { TerminalError } from "./controller.js";
 import { reconcileErrors, reconcileTime, reconcileTotal, trackQueue } from "./metrics.js";
 import { type Request, requestFromKey, requestKey } from "./refs.js";
 import { type BackoffOptions, DEFAULT_BACKOFF, WorkQueue } from "./workqueue.js";
+
+/** What a reconcile that only schedules its next look returns. */
+export interface Result {
+  /** Look again after this many ms even if nothing changes. */
+  requeueAfter?: number;
+}
+
+export const DONE: Result = {};
+
+/** An error that retrying cannot fix (bad input); reported, never retried. */
+export class TerminalError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "TerminalError";
+  }
+}
 
 export interface ReconcileResult {
   /** Look again after this many ms even if nothing changes. */

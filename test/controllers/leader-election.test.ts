@@ -8,7 +8,13 @@ import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
 import type { KubeObject } from "../../src/api/types.js";
 import { FakeClock, type Manager } from "../../src/runtime/index.js";
-import { type ManagerRun, runManager, useEnv } from "../support/controller-run.js";
+import {
+  callTarget,
+  intercept,
+  type ManagerRun,
+  runManager,
+  useEnv,
+} from "../support/controller-run.js";
 import { CONFIG_MAP, configMap, getOrGone } from "../support/core-objects.js";
 import { waitFor } from "../support/hearth-process.js";
 
@@ -64,5 +70,31 @@ describe("Manager leader election on a fake clock", () => {
     await waitFor("b leads", async () => (await lease())?.spec?.holderIdentity === "b");
     assert.equal((await lease())?.spec?.leaseTransitions, 1);
     await waitFor("b reconciled", () => seen.b! > 0);
+  });
+
+  it("leads with nothing to lead and stops cleanly; a term that ends while it runs is reported lost", async () => {
+    const clock = new FakeClock();
+    let unreachable = false;
+    const client = intercept(env.client, {
+      before(call) {
+        if (unreachable && callTarget(call) === "Lease") throw new Error("connect ECONNREFUSED");
+      },
+    });
+    const quiet = await runManager(client, () => undefined, {
+      leaderElection: { namespace: "kube-system", name: "idle", identity: "q", clock, ...TIMING },
+    });
+    await waitFor("q leads", () => quiet.manager.isLeader());
+    await quiet.stop();
+    const lost = await runManager(client, () => undefined, {
+      leaderElection: { namespace: "kube-system", name: "idle2", identity: "l", clock, ...TIMING },
+    });
+    await waitFor("l leads", () => lost.manager.isLeader());
+    unreachable = true;
+    for (let t = 0; t < 10 && lost.manager.isLeader(); t++) {
+      await waitFor("l parked", () => clock.pending > 0);
+      clock.advance(TIMING.retryPeriodMs);
+      await new Promise((r) => setImmediate(r));
+    }
+    await assert.rejects(lost.stop(), /leader election lost/);
   });
 });

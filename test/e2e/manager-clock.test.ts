@@ -128,11 +128,6 @@ describe("Manager on a FakeClock", () => {
       },
     });
     const manager = env.manager;
-    // Something to lead: a Manager whose leader work ends at once counts as having lost.
-    manager.add({
-      start: (s) =>
-        new Promise<void>((r) => s.addEventListener("abort", () => r(), { once: true })),
-    });
     env.startManager();
     const renewTime = async () => {
       const lease = await env!.client.get({

@@ -19,11 +19,13 @@ import {
 } from "../../src/runtime/index.js";
 import { type Env, startEnv } from "../support/envtest.js";
 import { waitFor } from "../support/hearth-process.js";
+import { openCrd } from "../support/open-crd.js";
 
 const POD = { apiVersion: "v1", kind: "Pod" };
 const CONFIG_MAP = { apiVersion: "v1", kind: "ConfigMap" };
 const SECRET = { apiVersion: "v1", kind: "Secret" };
 const PODS_PREFIX = "/registry/core/pods/";
+const WIDGET = { apiVersion: "example.com/v1", kind: "Widget" };
 
 function pod(name: string, extra: Partial<KubeObject["metadata"]> = {}): KubeObject {
   return {
@@ -244,6 +246,36 @@ describe("Manager", () => {
     await waitFor("the pod watch closed", open(0));
     await manager.cache.list(POD);
     await waitFor("a new pod watch open", open(1));
+  });
+
+  it("waits for a root kind not served yet with one info line, not errors, then starts", async () => {
+    const r = recorder();
+    const errors: string[] = [];
+    const infos: string[] = [];
+    const stop = new AbortController();
+    const done = runOnOwnManager(
+      env.client,
+      stop.signal,
+      (m) => m.controller("widgets").for(WIDGET).complete(r.reconciler),
+      { log: (msg) => errors.push(msg), info: (msg) => infos.push(msg), resolveRetryMs: 5 },
+    );
+    try {
+      await waitFor("the waiting line", () => (infos.length > 0 ? true : undefined));
+      // Several more lookups fail meanwhile (one per retry); none is news.
+      const lookups = () => env.client.mapper.resolve(WIDGET.apiVersion, WIDGET.kind);
+      await assert.rejects(lookups());
+      await env.client.create(openCrd("example.com", "Widget", "widgets"));
+      await env.client.create({ ...WIDGET, metadata: { name: "w", namespace: "t" } });
+      await waitFor("w reconciled", () => (r.seen.includes("t/w") ? true : undefined));
+    } finally {
+      stop.abort();
+      await done;
+    }
+    assert.deepEqual(infos, [
+      "controller widgets: waiting for example.com/v1 Widget to be served",
+      "controller widgets: Widget is served now; starting",
+    ]);
+    assert.deepEqual(errors, []);
   });
 
   it("runs controllers alone on a Manager of their own, stop hooks included", async () => {

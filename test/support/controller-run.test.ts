@@ -21,6 +21,7 @@ import {
   isWrite,
   runManager,
 } from "./controller-run.js";
+import { startEnv } from "./envtest.js";
 
 const CM = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a", namespace: "d" } };
 
@@ -76,6 +77,27 @@ describe("controller-run helpers", () => {
     // An HttpClient's close is not a call to hook (and stays synchronous).
     (wrapped as unknown as { close(): void }).close();
     assert.deepEqual(reached, ["create a", "create bad", "watch called", "watch opened", "close"]);
+  });
+
+  it("intercept: a real HttpClient's watch runs bound to the client, its `before` first", async () => {
+    const env = await startEnv();
+    try {
+      await env.client.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: "d" } });
+      await env.client.create(CM);
+      const seen: string[] = [];
+      const wrapped = intercept(env.client, { before: (c) => void seen.push(c.method) });
+      const stop = new AbortController();
+      for await (const e of wrapped.watch(
+        { apiVersion: "v1", kind: "ConfigMap" },
+        { namespace: "d", signal: stop.signal },
+      )) {
+        seen.push(`${e.type} ${e.object.metadata.name}`);
+        stop.abort();
+      }
+      assert.deepEqual(seen, ["watch", "ADDED a"]);
+    } finally {
+      await env.stop();
+    }
   });
 
   it("crashAfter: the crashing call reaches the API and fails; nothing after does", async () => {
