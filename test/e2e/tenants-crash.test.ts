@@ -99,6 +99,35 @@ describe("tenant tree under kill -9", () => {
     return (tenants?.items ?? []).map((t) => t.metadata.name).join(",") === "root";
   };
 
+  /** What is left of the tree: each Tenant and namespace with its finalizers and teardown. */
+  const leftOfTree = async (h: Hearth) => {
+    const left: string[] = [];
+    for (const args of [
+      ["get", "tenants.apps.cozystack.io", "-A"],
+      ["get", "namespaces"],
+    ]) {
+      for (const o of (await kubectlJson(h, args))?.items ?? []) {
+        const { name, namespace, deletionTimestamp, finalizers } = o.metadata;
+        if (name === "root" || (!name?.startsWith("tenant-alpha") && args[1] === "namespaces"))
+          continue;
+        const status = o.status as { teardown?: unknown; phase?: string } | undefined;
+        left.push(
+          JSON.stringify({
+            kind: o.kind,
+            namespace,
+            name,
+            deletionTimestamp,
+            finalizers,
+            teardown: status?.teardown,
+            phase: status?.phase,
+            spec: args[1] === "namespaces" ? o.spec : undefined,
+          }),
+        );
+      }
+    }
+    return left.join("; ") || "nothing";
+  };
+
   it(`ends every tree as requested after ${ROUNDS * 2} kills`, { timeout: 900_000 }, async () => {
     let h = await start();
     for (let round = 0; round < ROUNDS; round++) {
@@ -127,7 +156,11 @@ describe("tenant tree under kill -9", () => {
       await h.kill9();
       await h.cleanup();
       h = await start();
-      await waitFor(`round ${round}: the tree gone after the kill`, () => treeGone(h), 60_000);
+      try {
+        await waitFor(`round ${round}: the tree gone after the kill`, () => treeGone(h), 60_000);
+      } catch (e) {
+        throw new Error(`${(e as Error).message}; left: ${await leftOfTree(h)}`, { cause: e });
+      }
     }
     // Nothing of the tree is left anywhere, and the root is as it was.
     const rootSecrets = await kubectlJson(h, ["get", "secrets", "-n", "tenant-root"]);
