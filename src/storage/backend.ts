@@ -81,6 +81,13 @@ export interface Backend {
   watch(prefix: string, options: WatchOptions, signal: AbortSignal): Promise<void>;
   /** The newest revision written. */
   currentRevision(): Promise<number>;
+  /**
+   * True when every event up to `currentRevision()` has reached each watcher's
+   * `onEvent` by the time that call resolves (in-process backends, which
+   * publish synchronously on commit). A watch bookmark may then name the
+   * current revision; otherwise only the last event it delivered.
+   */
+  readonly deliversOnCommit?: boolean;
   /** The revision at or below which history is gone. */
   compactedRevision(): Promise<number>;
   /** Drops history at or below `revision` (superseded values and tombstones). */

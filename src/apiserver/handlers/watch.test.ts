@@ -228,3 +228,66 @@ describe("WATCH", () => {
     assert.ok(Date.now() - started >= 900);
   });
 });
+
+/** A backend whose events reach watchers late, as etcd's arrive on their stream. */
+class LateBackend extends MemoryBackend {
+  override readonly deliversOnCommit = false;
+  readonly held: (() => void)[] = [];
+  hold = false;
+
+  override watch(
+    prefix: string,
+    options: Parameters<MemoryBackend["watch"]>[1],
+    signal: AbortSignal,
+  ): Promise<void> {
+    const onEvent = options.onEvent;
+    return super.watch(
+      prefix,
+      {
+        ...options,
+        onEvent: (ev) => (this.hold ? this.held.push(() => onEvent(ev)) : onEvent(ev)),
+      },
+      signal,
+    );
+  }
+}
+
+describe("WATCH bookmarks on a backend that delivers after commit", () => {
+  const backend = new LateBackend();
+  const server = new ApiServer({ backend, tokens: new Map(), port: 0, bookmarkIntervalMs: 20 });
+  const controller = new AbortController();
+  after(async () => {
+    controller.abort();
+    await server.closed();
+    await backend.close();
+  });
+
+  it("names no revision whose event it has not sent yet", async () => {
+    await server.start(controller.signal);
+    const s = new Stream(`http://127.0.0.1:${server.port}${PATH}?watch=true&allowWatchBookmarks=true`);
+    await s.until(() => s.events.some((e) => e.type === "BOOKMARK"), "a first bookmark");
+    backend.hold = true;
+    const res = await fetch(`http://127.0.0.1:${server.port}${PATH}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "late" } }),
+    });
+    assert.equal(res.status, 201);
+    const made = Number(((await res.json()) as KubeObject).metadata.resourceVersion);
+    const seen = s.events.length;
+    await s.until(
+      () => s.events.slice(seen).filter((e) => e.type === "BOOKMARK").length >= 3,
+      "bookmarks while the event is held",
+    );
+    for (const b of s.events.slice(seen))
+      assert.ok(Number(b.object.metadata.resourceVersion) < made, "a bookmark ran ahead of its event");
+    backend.hold = false;
+    for (const deliver of backend.held.splice(0)) deliver();
+    await s.until(() => s.events.some((e) => e.type === "ADDED"), "the held event");
+    await s.until(
+      () => Number(s.events.at(-1)!.object.metadata.resourceVersion) >= made,
+      "a bookmark at the event",
+    );
+    s.close();
+  });
+});

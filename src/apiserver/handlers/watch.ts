@@ -119,7 +119,12 @@ export async function handleWatch(ctx: RequestContext): Promise<void> {
     );
     if (bookmarks) {
       bookmarkTimer = setInterval(async () => {
-        const current = await ctx.server.backend.currentRevision().catch(() => lastRevision);
+        // Past the last event sent only where the backend has delivered all up to it
+        // (etcd's events arrive on their stream later: a bookmark ahead would skip them).
+        const backend = ctx.server.backend;
+        const current = backend.deliversOnCommit
+          ? await backend.currentRevision().catch(() => lastRevision)
+          : lastRevision;
         lastRevision = Math.max(lastRevision, current);
         send("BOOKMARK", {
           kind: t.kind,

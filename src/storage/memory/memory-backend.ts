@@ -30,6 +30,8 @@ interface Version {
 }
 
 export class MemoryBackend implements Backend {
+  /** Its WatchHub publishes synchronously right after each commit. */
+  readonly deliversOnCommit: boolean = true;
   #revision = 0;
   #compacted = 0;
   /** Every key with a stored version, sorted by compareKeys. */

@@ -50,6 +50,8 @@ export async function openSqliteBackend(path: string): Promise<SqliteBackend> {
 }
 
 export class SqliteBackend implements Backend {
+  /** Its WatchHub publishes synchronously right after each commit. */
+  readonly deliversOnCommit: boolean = true;
   readonly #db: SqliteDatabase;
   readonly #sql: Statements;
   readonly #hub = new WatchHub();
