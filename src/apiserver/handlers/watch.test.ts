@@ -264,7 +264,9 @@ describe("WATCH bookmarks on a backend that delivers after commit", () => {
 
   it("names no revision whose event it has not sent yet", async () => {
     await server.start(controller.signal);
-    const s = new Stream(`http://127.0.0.1:${server.port}${PATH}?watch=true&allowWatchBookmarks=true`);
+    const s = new Stream(
+      `http://127.0.0.1:${server.port}${PATH}?watch=true&allowWatchBookmarks=true`,
+    );
     await s.until(() => s.events.some((e) => e.type === "BOOKMARK"), "a first bookmark");
     backend.hold = true;
     const res = await fetch(`http://127.0.0.1:${server.port}${PATH}`, {
@@ -280,7 +282,10 @@ describe("WATCH bookmarks on a backend that delivers after commit", () => {
       "bookmarks while the event is held",
     );
     for (const b of s.events.slice(seen))
-      assert.ok(Number(b.object.metadata.resourceVersion) < made, "a bookmark ran ahead of its event");
+      assert.ok(
+        Number(b.object.metadata.resourceVersion) < made,
+        "a bookmark ran ahead of its event",
+      );
     backend.hold = false;
     for (const deliver of backend.held.splice(0)) deliver();
     await s.until(() => s.events.some((e) => e.type === "ADDED"), "the held event");
