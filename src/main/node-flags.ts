@@ -10,7 +10,9 @@
  * instead of 160 MB, and with 10 Tenants with Etcd holds 182–184 MB instead of
  * 197–212 MB (bench `watches`, runs of 2026-12-02). The same runs of the
  * `apiserver` and `reconcileThroughput` groups with and without the cap
- * overlap (creates at 64 clients 2,656–2,935/s against 2,756–2,938/s). 1 MB
+ * overlap at 64 clients (creates 2,656–2,935/s against 2,756–2,938/s); at one
+ * client they were 741–801/s against 854–1,058/s, within this machine's noise
+ * or a small cost. 1 MB
  * is worse: objects get promoted early and the old generation grows to 114 MB.
  */
 export const NODE_FLAGS: readonly string[] = ["--max-semi-space-size=4"];
