@@ -21,7 +21,7 @@ export {
 } from "./cri/index.js";
 export { DEFAULT_IMAGE_TABLE, HEARTH_ROOT, ImageTable } from "./image-table.js";
 export { type LogLookup, LogServer, type LogTarget } from "./log-server.js";
-export { type AgentOptions, DEFAULT_POD_CIDR } from "./options.js";
+export { type AgentOptions, type CriAgentOptions, DEFAULT_POD_CIDR } from "./options.js";
 export { loadState, PodDirs, type PodState } from "./pod-state.js";
 export { isRunning, readStat, signalGroup } from "./proc.js";
 export { registerServiceProxy, type ServiceProxy, startServiceProxy } from "./service-proxy.js";

@@ -24,14 +24,25 @@ export interface AgentOptions {
   port?: number;
   bwrap?: string;
   heartbeat?: { leaseDurationSeconds: number; renewIntervalMs: number; statusIntervalMs: number };
+  /**
+   * Run pods as containers through CRI on this runtime socket (containerd),
+   * instead of as host processes under bubblewrap.
+   */
+  cri?: CriAgentOptions;
   /** On stop, leave the pods running (for the next agent to adopt). */
   keepWorkloads?: boolean;
   log?(msg: string, err?: unknown): void;
 }
 
-export type ResolvedOptions = Required<Omit<AgentOptions, "log" | "sharedCache">> & {
+export interface CriAgentOptions {
+  /** The runtime's CRI socket (unix path). */
+  socket: string;
+}
+
+export type ResolvedOptions = Required<Omit<AgentOptions, "log" | "sharedCache" | "cri">> & {
   log(msg: string, err?: unknown): void;
   sharedCache?: Cache;
+  cri?: CriAgentOptions;
 };
 
 export const DEFAULT_POD_CIDR = "127.1.0.0/16";
@@ -52,6 +63,7 @@ export function withDefaults(o: AgentOptions): ResolvedOptions {
       statusIntervalMs: 60_000,
     },
     keepWorkloads: o.keepWorkloads ?? false,
+    ...(o.cri ? { cri: o.cri } : {}),
     log: o.log ?? (() => {}),
   };
 }
