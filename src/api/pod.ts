@@ -193,6 +193,7 @@ export interface PodSpec {
   dnsPolicy?: string;
   enableServiceLinks?: boolean;
   serviceAccountName?: string;
+  imagePullSecrets?: { name?: string }[];
   /** Deprecated alias of serviceAccountName. */
   serviceAccount?: string;
   automountServiceAccountToken?: boolean;

@@ -1,12 +1,13 @@
 /**
  * The node agent (`hearth node`, and one inside `hearth up`): registers this
  * machine as a Node, heartbeats through its Lease, serves container logs to the
- * apiserver, and runs the pods bound to it as sandboxed processes: one
- * reconciler on the node's own Manager, `for(Pod)` scoped by the field selector
+ * apiserver, and runs the pods bound to it on its pod runtime (containers
+ * through CRI, or host processes under bubblewrap): one reconciler on the
+ * node's own Manager, `for(Pod)` scoped by the field selector
  * `spec.nodeName=<name>` (the node's service proxy shares the Manager). On start
- * it adopts what a previous agent left running (from the pods' state files);
- * when its signal aborts it stops the pods gracefully, or leaves them running
- * with `keepWorkloads` for the next agent to adopt.
+ * it adopts what a previous agent left running (from the runtime); when its
+ * signal aborts it stops the pods gracefully, or leaves them running with
+ * `keepWorkloads` for the next agent to adopt.
  */
 import { randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
@@ -14,17 +15,19 @@ import type { KubeObject, Node, Pod } from "../api/index.js";
 import { type Client, EventRecorder, getOptional } from "../client/index.js";
 import { delay, Manager, requestFromKey, type Scope, untilAborted } from "../runtime/index.js";
 import { CrashLoopBackoff } from "./backoff.js";
+import { CriRuntime } from "./cri-runtime.js";
+import { HostRuntime } from "./host-runtime.js";
 import { IpAllocator, parseCidr } from "./ip-allocator.js";
 import { logLookup } from "./log-lookup.js";
 import { LogServer } from "./log-server.js";
 import { capacity, HOST_IP } from "./node-object.js";
 import { heartbeat, registerNode } from "./node-registration.js";
-import { type AgentOptions, withDefaults } from "./options.js";
+import { type AgentOptions, type ResolvedOptions, withDefaults } from "./options.js";
 import { PodReconciler } from "./pod-reconciler.js";
-import { loadState, PodDirs } from "./pod-state.js";
+import type { PodRuntime } from "./pod-runtime.js";
+import { PodDirs } from "./pod-state.js";
 import { PodWorker } from "./pod-worker.js";
 import { hostLayout } from "./sandbox.js";
-import { checkSandbox } from "./sandbox-check.js";
 import type { ObjectKind, WorkerDeps } from "./worker-deps.js";
 
 const API_VERSIONS: Record<ObjectKind, string> = {
@@ -52,6 +55,8 @@ export class NodeAgent {
   private done?: Promise<void>;
   /** The port of the log endpoint, once started. */
   port = 0;
+  /** What runs the pods, once started. */
+  runtime?: PodRuntime;
 
   constructor(
     private readonly client: Client,
@@ -67,10 +72,15 @@ export class NodeAgent {
   async start(signal: AbortSignal): Promise<void> {
     const o = withDefaults(this.options);
     setMaxListeners(0, signal);
-    const layout = hostLayout();
-    await checkSandbox(o.bwrap, layout);
     const dirs = new PodDirs(o.dataDir);
-    const ips = new IpAllocator(parseCidr(o.podCIDR));
+    const runtime = await podRuntime(o, dirs);
+    this.runtime = runtime;
+    try {
+      await runtime.check();
+    } catch (e) {
+      runtime.close();
+      throw e;
+    }
     const cap = capacity();
     const events = new EventRecorder(this.client, {
       component: "kubelet",
@@ -87,9 +97,7 @@ export class NodeAgent {
     const enqueue = (key: string) => controller.loop.enqueue(requestFromKey(key));
     const deps: WorkerDeps = {
       dirs,
-      images: o.images,
-      layout,
-      bwrap: o.bwrap,
+      runtime,
       backoff: new CrashLoopBackoff(o.crashBackoff),
       hostIP: HOST_IP,
       node: { cpu: cap.cpu!, memory: cap.memory! },
@@ -99,20 +107,17 @@ export class NodeAgent {
       event: (pod, type, reason, message) => events.event(pod, type, reason, message),
       enqueue,
     };
-    for (const uid of dirs.listPods()) {
-      const state = loadState(dirs, uid);
-      if (!state) continue;
-      ips.reserve(state.podIP);
+    for (const state of await runtime.recover()) {
       const worker = new PodWorker(deps, state);
-      worker.poll();
-      this.workers.set(uid, worker);
+      this.workers.set(state.uid, worker);
     }
+    await runtime.refresh();
+    for (const w of this.workers.values()) w.poll();
     const reconciler = new PodReconciler({
       client: this.client,
       nodeName: o.nodeName,
       cached: (key) => pods.get(key) as Pod | undefined,
       workers: this.workers,
-      ips,
       worker: deps,
     });
 
@@ -127,6 +132,7 @@ export class NodeAgent {
       node = await registerNode(this.client, facts);
     } catch (e) {
       loops.abort();
+      runtime.close();
       throw e;
     }
     const m = this.manager;
@@ -149,6 +155,7 @@ export class NodeAgent {
       await running.catch((e) => o.log("node agent: the Manager stopped with an error", e));
       if (!o.keepWorkloads) await this.stopAll(o.log);
       for (const w of this.workers.values()) w.close();
+      runtime.close();
     })();
   }
 
@@ -172,6 +179,7 @@ export class NodeAgent {
     signal: AbortSignal,
   ): Promise<void> {
     while (!signal.aborted) {
+      await this.runtime?.refresh().catch(() => {});
       for (const w of this.workers.values()) {
         if (w.poll()) enqueue(w.key);
         w.sampleLogs();
@@ -181,20 +189,26 @@ export class NodeAgent {
   }
 
   /**
-   * Stops every pod's processes gracefully (each with its grace period). Gives
-   * up, saying so, if some process outlives SIGKILL by 10 s (one stuck in the
-   * kernel): shutdown must finish.
+   * Stops every pod's runs gracefully (each with its grace period), then has
+   * the runtime free what it holds for them (CRI: sandboxes and their
+   * network). Gives up, saying so, if some process outlives SIGKILL by 10 s
+   * (one stuck in the kernel): shutdown must finish.
    */
   private async stopAll(log: (msg: string, err?: unknown) => void): Promise<void> {
     const idle = new AbortController();
     const graces = [...this.workers.values()].map((w) => w.state.terminationGracePeriodSeconds);
     const giveUp = Date.now() + (Math.max(0, ...graces) + 10) * 1000;
     for (;;) {
+      await this.runtime?.refresh().catch((e) => log("cannot list the runtime's containers", e));
       const left = [...this.workers.values()].filter(
         (w) =>
           !w.terminate(w.state.terminationGracePeriodSeconds, "Stopping container (node shutdown)"),
       );
-      if (left.length === 0) return;
+      if (left.length === 0) {
+        for (const w of this.workers.values())
+          await this.runtime?.release(w.state).catch((e) => log(`cannot release pod ${w.key}`, e));
+        return;
+      }
       if (Date.now() > giveUp) {
         log(
           `pods still running after SIGKILL, left as they are: ${left.map((w) => w.key).join(", ")}`,
@@ -204,4 +218,16 @@ export class NodeAgent {
       await delay(100, idle.signal);
     }
   }
+}
+
+/** Containers through CRI when a runtime socket is given, else host processes under bubblewrap. */
+async function podRuntime(o: ResolvedOptions, dirs: PodDirs): Promise<PodRuntime> {
+  if (o.cri) return CriRuntime.connect({ socket: o.cri.socket, dirs, log: o.log });
+  return new HostRuntime({
+    dirs,
+    images: o.images,
+    ips: new IpAllocator(parseCidr(o.podCIDR)),
+    layout: hostLayout(),
+    bwrap: o.bwrap,
+  });
 }

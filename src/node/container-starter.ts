@@ -1,16 +1,18 @@
 /**
  * Starting one pod's containers and watching them: the crash-loop backoff
- * before a restart, the start itself (or the reason it cannot happen yet:
- * ErrImagePull, CreateContainerConfigError…), and each live run's probes,
- * also for runs adopted from a previous agent. Owns the containers' waiting
- * reasons and probers, which the pod's status is computed from.
+ * before a restart, the start itself through the pod runtime (or the reason
+ * it cannot happen yet: ErrImagePull, CreateContainerConfigError…), and each
+ * live run's probes, also for runs adopted from a previous agent. Owns the
+ * containers' waiting reasons and probers, which the pod's status is
+ * computed from.
  */
 import type { Container, Pod } from "../api/index.js";
 import { goDuration } from "./backoff.js";
-import { planStart, podHostname, startRun, writeEtcFiles } from "./container-start.js";
+import { podHostname, recordRun, writeEtcFiles } from "./container-start.js";
 import type { EnvContext } from "./env.js";
 import { startProber } from "./pod-probes.js";
-import type { PodState } from "./pod-state.js";
+import type { StartDecision, StartPlan } from "./pod-runtime.js";
+import type { PodState, RunRecord } from "./pod-state.js";
 import type { Waiting } from "./pod-view.js";
 import type { ContainerProber } from "./prober.js";
 import type { PreparedVolume } from "./volumes.js";
@@ -53,18 +55,41 @@ export class ContainerStarter {
     };
   }
 
-  private plan(pod: Pod, c: Container, volumes: Volumes) {
-    const etc = writeEtcFiles(this.deps.dirs, pod, this.state.podIP);
-    return planStart(c, this.deps.images, this.envContext(pod), volumes, etc);
+  private plan(pod: Pod, c: Container, volumes: Volumes): Promise<StartDecision> {
+    const runtime = this.deps.runtime;
+    const etcMounts = writeEtcFiles(this.deps.dirs, pod, this.state.podIP, {
+      hostname: !runtime.writesHostname,
+    });
+    return runtime.plan({
+      pod,
+      container: c,
+      env: this.envContext(pod),
+      volumes,
+      etcMounts,
+      event: this.once,
+    });
+  }
+
+  private prober(
+    pod: Pod,
+    c: Container,
+    run: RunRecord,
+    plan: StartPlan | undefined,
+    adopted: boolean,
+  ) {
+    const exec = (command: string[], timeoutMs: number) =>
+      this.deps.runtime.exec(pod, run, plan, command, timeoutMs);
+    this.probers.set(c.name, startProber(this.deps, pod, c, this.state.podIP, exec, adopted));
   }
 
   /** A live run this agent did not start: watch it with fresh probes. */
   async adopt(pod: Pod, c: Container, volumes: Volumes): Promise<void> {
-    const decision = await this.plan(pod, c, volumes);
-    const sandbox = decision.ok
-      ? decision.plan
-      : { env: new Map<string, string>(), mounts: [], workingDir: c.workingDir ?? "/" };
-    this.probers.set(c.name, startProber(this.deps, pod, c, this.state.podIP, sandbox, true));
+    const run = this.state.containers[c.name]?.current;
+    if (!run) return;
+    // The host runtime's exec probes need the plan (env, mounts); a plan that fails now runs them bare.
+    const decision =
+      this.deps.runtime.logFormat === "raw" ? await this.plan(pod, c, volumes) : undefined;
+    this.prober(pod, c, run, decision?.ok ? decision.plan : undefined, true);
   }
 
   /** Starts `c` (again) unless it must wait out its backoff; returns ms until the next look. */
@@ -87,22 +112,35 @@ export class ContainerStarter {
     const decision = await this.plan(pod, c, volumes);
     if (!decision.ok) {
       this.waiting.set(c.name, { reason: decision.reason, message: decision.message });
-      const pull = decision.reason === "ErrImagePull";
-      const what = pull
+      const image = decision.reason === "ErrImagePull" || decision.reason === "ImagePullBackOff";
+      const what = image
         ? `Failed to pull image "${c.image}": ${decision.message}`
         : `Error: ${decision.message}`;
-      this.once(`${decision.reason}/${c.name}/${decision.message}`, "Warning", "Failed", what);
-      return pull ? undefined : RETRY_MS;
+      if (decision.reason !== "ImagePullBackOff")
+        this.once(`${decision.reason}/${c.name}/${decision.message}`, "Warning", "Failed", what);
+      return decision.retryMs ?? (image ? undefined : RETRY_MS);
     }
     this.waiting.delete(c.name);
-    const pulled = `Container image "${c.image}" already present on machine`;
-    this.once(`pulled/${c.name}`, "Normal", "Pulled", pulled);
-    const shim = startRun(this.deps, this.state, pod, c, decision.plan);
-    shim.once("exit", () => this.deps.enqueue(`${pod.metadata.namespace}/${pod.metadata.name}`));
+    const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
+    const run = recordRun(this.state, c);
+    this.deps.runtime.save(this.state);
+    await this.deps.runtime.start(this.state, pod, c, decision.plan, run, () =>
+      this.deps.enqueue(key),
+    );
+    if (run.exit) {
+      // The runtime could not start it: the exit is recorded; the pod's next sync restarts it per policy.
+      this.once(
+        `start/${c.name}/${run.attempt}`,
+        "Warning",
+        "Failed",
+        `Error: ${run.exit.message ?? run.exit.reason}`,
+      );
+      this.deps.enqueue(key);
+      return undefined;
+    }
     this.deps.event(pod, "Normal", "Created", `Created container ${c.name}`);
     this.deps.event(pod, "Normal", "Started", `Started container ${c.name}`);
-    const prober = startProber(this.deps, pod, c, this.state.podIP, decision.plan, false);
-    this.probers.set(c.name, prober);
+    this.prober(pod, c, run, decision.plan, false);
     return undefined;
   }
 }

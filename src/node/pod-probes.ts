@@ -1,27 +1,19 @@
 /**
  * Wires a container run's probes: the ContainerProber with each probe run in
- * (or, for tcp and http, against) the container's sandbox and pod IP, an
+ * the container through its runtime (exec) or against its pod IP (tcp, http), an
  * `Unhealthy` event for each failure, and a re-sync of the pod on each change.
  */
 import type { Container, Pod } from "../api/index.js";
-import { podHostname } from "./container-start.js";
 import { ContainerProber } from "./prober.js";
-import { runProbe } from "./probes.js";
-import type { Mount } from "./sandbox.js";
+import { type ProbeTarget, runProbe } from "./probes.js";
 import type { WorkerDeps } from "./worker-deps.js";
-
-export interface ProbeSandbox {
-  env: ReadonlyMap<string, string>;
-  mounts: Mount[];
-  workingDir: string;
-}
 
 export function startProber(
   deps: WorkerDeps,
   pod: Pod,
   c: Container,
   podIP: string,
-  sandbox: ProbeSandbox,
+  exec: ProbeTarget["exec"],
   /** An adopted run keeps the readiness its pod's status last showed. */
   adopted: boolean,
 ): ContainerProber {
@@ -33,14 +25,7 @@ export function startProber(
     ...(c.readinessProbe ? { readiness: c.readinessProbe } : {}),
     ...(c.livenessProbe ? { liveness: c.livenessProbe } : {}),
     initialReady,
-    run: (probe) =>
-      runProbe(probe, {
-        container: c,
-        podIP,
-        layout: deps.layout,
-        bwrap: deps.bwrap,
-        sandbox: { ...sandbox, hostname: podHostname(pod) },
-      }),
+    run: (probe) => runProbe(probe, { container: c, podIP, exec }),
     onChange: () => deps.enqueue(key),
     onFailure: (kind, message) =>
       deps.event(pod, "Warning", "Unhealthy", `${kind} probe failed: ${message}`),

@@ -1,13 +1,14 @@
 /**
  * The reconciler of the pods bound to this node (request `{namespace, name}`). It
  * ends workers whose pod is gone or was replaced (another uid under the same
- * name: processes stopped, directory removed, IP freed), creates the worker of
- * a new pod (an IP, a state file), syncs it, and reports its status. A pod
+ * name: runs stopped, then the pod removed from the runtime), creates the
+ * worker of a new pod (its place from the runtime: IP, sandbox), syncs it, and
+ * reports its status. A pod
  * being deleted is stopped, given its final status, and deleted with grace 0.
  */
 
 import { isDeepStrictEqual } from "node:util";
-import { hasCode, POD, type Pod, type PodStatus, rfc3339 } from "../api/index.js";
+import { hasCode, POD, type Pod, type PodStatus } from "../api/index.js";
 import { type Client, ignoreNotFound, type ObjectRef } from "../client/index.js";
 import {
   DONE,
@@ -16,8 +17,7 @@ import {
   requestKey,
   type TypedReconciler,
 } from "../runtime/index.js";
-import type { IpAllocator } from "./ip-allocator.js";
-import { type PodState, saveState } from "./pod-state.js";
+import type { PodState } from "./pod-state.js";
 import { computeStatus } from "./pod-status.js";
 import { PodWorker } from "./pod-worker.js";
 import type { WorkerDeps } from "./worker-deps.js";
@@ -28,7 +28,6 @@ export interface PodReconcilerDeps {
   /** The informer's cache of this node's pods. */
   cached(key: string): Pod | undefined;
   workers: Map<string, PodWorker>;
-  ips: IpAllocator;
   worker: WorkerDeps;
 }
 
@@ -48,14 +47,14 @@ export class PodReconciler implements TypedReconciler {
     const pod = d.cached(key);
     for (const w of [...d.workers.values()]) {
       if (w.key !== key || w.uid === pod?.metadata.uid) continue;
+      await d.worker.runtime.refresh();
       if (!w.terminate(w.state.terminationGracePeriodSeconds))
         return { requeueAfter: w.nextDeadline() ?? 500 };
-      d.ips.release(w.state.podIP);
-      w.remove();
+      await w.remove();
       d.workers.delete(w.uid);
     }
     if (!pod || pod.spec.nodeName !== d.nodeName) return DONE;
-    const worker = d.workers.get(pod.metadata.uid!) ?? this.create(pod);
+    const worker = d.workers.get(pod.metadata.uid!) ?? (await this.create(pod));
     const next = await worker.sync(pod);
     const status = computeStatus(worker.view(pod));
     // Unchanged, or exactly what our last write stored (the apiserver may normalise it).
@@ -73,18 +72,15 @@ export class PodReconciler implements TypedReconciler {
     return next !== undefined ? { requeueAfter: next } : DONE;
   }
 
-  private create(pod: Pod): PodWorker {
-    const state: PodState = {
-      version: 1,
-      uid: pod.metadata.uid!,
-      namespace: pod.metadata.namespace!,
-      name: pod.metadata.name!,
-      podIP: this.deps.ips.allocate(),
-      startTime: rfc3339(),
-      terminationGracePeriodSeconds: pod.spec.terminationGracePeriodSeconds ?? 30,
-      containers: {},
-    };
-    saveState(this.deps.worker.dirs, state);
+  private async create(pod: Pod): Promise<PodWorker> {
+    let state: PodState;
+    try {
+      state = await this.deps.worker.runtime.createPod(pod);
+    } catch (e) {
+      const message = `Failed to create pod sandbox: ${(e as Error).message}`;
+      this.deps.worker.event(pod, "Warning", "FailedCreatePodSandBox", message);
+      throw e;
+    }
     const worker = new PodWorker(this.deps.worker, state);
     this.deps.workers.set(state.uid, worker);
     return worker;

@@ -28,6 +28,10 @@ export interface RunRecord {
   /** The container process (bwrap's child), leader of its own session. */
   pid?: number;
   pidStart?: number;
+  /** CRI: the runtime's container id (the run's identity there). */
+  containerId?: string;
+  /** CRI: the image the run was created from, by digest (`imageID` in the status). */
+  imageID?: string;
   exit?: ExitRecord;
 }
 
@@ -44,6 +48,8 @@ export interface PodState {
   namespace: string;
   name: string;
   podIP: string;
+  /** CRI: the pod's sandbox. */
+  sandboxId?: string;
   startTime: string;
   /** Grace period to use when the pod is stopped without its object (deleted while the agent was down). */
   terminationGracePeriodSeconds: number;

@@ -66,8 +66,11 @@ function terminated(run: RunRecord, containerID: string): ContainerState {
   };
 }
 
-export function containerID(uid: string, name: string, attempt: number): string {
-  return `hearth://${uid}/${name}/${attempt}`;
+/** `containerd://<id>` for a container run through CRI, else Hearth's own name of the run. */
+export function containerID(uid: string, name: string, run: RunRecord): string {
+  return run.containerId
+    ? `containerd://${run.containerId}`
+    : `hearth://${uid}/${name}/${run.attempt}`;
 }
 
 function containerStatus(uid: string, v: ContainerView): ContainerStatus {
@@ -84,17 +87,17 @@ function containerStatus(uid: string, v: ContainerView): ContainerStatus {
       },
     };
     if (cur?.exit) last = cur;
-  } else if (cur?.exit) state = terminated(cur, containerID(uid, v.name, cur.attempt));
+  } else if (cur?.exit) state = terminated(cur, containerID(uid, v.name, cur));
   else state = { waiting: { reason: "ContainerCreating" } };
   return {
     name: v.name,
     state,
-    lastState: last ? terminated(last, containerID(uid, v.name, last.attempt)) : {},
+    lastState: last ? terminated(last, containerID(uid, v.name, last)) : {},
     ready: v.running && v.ready,
     restartCount: v.record?.restartCount ?? 0,
     image: v.image,
-    imageID: v.imageID,
-    ...(cur ? { containerID: containerID(uid, v.name, cur.attempt) } : {}),
+    imageID: cur?.imageID ?? v.imageID,
+    ...(cur ? { containerID: containerID(uid, v.name, cur) } : {}),
     started: v.running && v.started,
   };
 }

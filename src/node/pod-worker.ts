@@ -6,19 +6,18 @@
  * failed its liveness or startup probe, and stops everything when the pod is
  * being deleted or is over. It never waits for a process: `poll` notices exits
  * (of runs it started and of runs a previous agent started) and the agent
- * syncs the pod again.
+ * syncs the pod again. What touches the machine goes through the pod runtime
+ * (pod-runtime.ts).
  */
-import { rmSync } from "node:fs";
 import {
   type Container,
   DEFAULT_TERMINATION_GRACE_SECONDS,
   type Pod,
   type PodStatus,
 } from "../api/index.js";
-import { observe } from "./container-process.js";
 import { ContainerStarter, RETRY_MS, type Volumes } from "./container-starter.js";
 import { sampleLog } from "./log-index.js";
-import { type PodState, saveState } from "./pod-state.js";
+import type { PodState } from "./pod-state.js";
 import type { PodView } from "./pod-status.js";
 import { podView } from "./pod-view.js";
 import { RunStopper } from "./run-stopper.js";
@@ -48,7 +47,7 @@ export class PodWorker {
     this.uid = state.uid;
     this.key = `${state.namespace}/${state.name}`;
     this.starter = new ContainerStarter(deps, state, (...a) => this.once(...a));
-    this.stopper = new RunStopper(state, (name, run) => {
+    this.stopper = new RunStopper(state, deps.runtime, (name, run) => {
       this.starter.dropProber(name);
       this.once(`kill/${name}/${run.attempt}`, "Normal", "Killing", `${this.stopReason} ${name}`);
     });
@@ -61,28 +60,27 @@ export class PodWorker {
     this.deps.event(this.pod, type, reason, message);
   }
 
-  /** Looks at every current run: learns pids, records exits. True when something changed. */
+  /**
+   * Looks at every current run as the runtime last reported it (see its
+   * `refresh`): learns pids, records exits. True when something changed.
+   */
   poll(): boolean {
     let changed = false;
     for (const [name, rec] of Object.entries(this.state.containers)) {
       const run = rec.current;
       if (!run || run.exit) continue;
       const pid = run.pid;
-      const dirs = this.deps.dirs;
-      const seen = observe(
-        run,
-        dirs.status(this.uid, name, run.attempt),
-        dirs.log(this.uid, name, run.attempt),
-      );
+      const seen = this.deps.runtime.observe(this.state, name, run);
       if (seen === "exited") this.starter.dropProber(name);
       if (seen === "exited" || run.pid !== pid) changed = true;
     }
-    if (changed) saveState(this.deps.dirs, this.state);
+    if (changed) this.deps.runtime.save(this.state);
     return changed;
   }
 
-  /** Samples the size of every live run's log (for timestamps). */
+  /** Samples the size of every live run's raw log (for timestamps; CRI logs carry their own). */
   sampleLogs(): void {
+    if (this.deps.runtime.logFormat !== "raw") return;
     for (const [name, rec] of Object.entries(this.state.containers)) {
       if (!rec.current || rec.current.exit) continue;
       const file = this.deps.dirs.log(this.uid, name, rec.current.attempt);
@@ -120,6 +118,7 @@ export class PodWorker {
   /** Brings the processes in line with `pod`; returns ms until it wants another look. */
   async sync(pod: Pod): Promise<number | undefined> {
     this.pod = pod;
+    await this.deps.runtime.refresh();
     this.poll();
     if (pod.metadata.deletionTimestamp) {
       this.terminate(pod.metadata.deletionGracePeriodSeconds ?? this.grace(pod));
@@ -259,10 +258,10 @@ export class PodWorker {
     this.starter.close();
   }
 
-  /** Removes the pod's directory (after its processes are gone and its object too). */
-  remove(): void {
+  /** Removes what is left of the pod (after its runs are gone and its object too). */
+  async remove(): Promise<void> {
     this.close();
     this.deps.backoff.forget(`${this.uid}/`);
-    rmSync(this.deps.dirs.pod(this.uid), { recursive: true, force: true });
+    await this.deps.runtime.removePod(this.state);
   }
 }

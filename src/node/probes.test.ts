@@ -3,6 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import type { Container } from "../api/index.js";
+import { execInSandbox } from "./host-exec.js";
 import { type ProbeTarget, resolvePort, runProbe } from "./probes.js";
 import { hostLayout } from "./sandbox.js";
 
@@ -22,17 +23,17 @@ describe("probes", () => {
   const target = (c: Partial<Container> = {}): ProbeTarget => ({
     container: { name: "c", ports: [{ name: "web", containerPort: port }], ...c },
     podIP: "127.0.0.1",
-    layout: hostLayout(),
-    sandbox: {
-      env: new Map([
-        ["PATH", "/usr/bin:/bin"],
-        ["X", "7"],
-      ]),
-      mounts: [],
-      hostname: "p",
-      workingDir: "/",
-    },
+    exec: (command, timeoutMs) => execInSandbox(command, sandbox, hostLayout(), "bwrap", timeoutMs),
   });
+  const sandbox = {
+    env: new Map([
+      ["PATH", "/usr/bin:/bin"],
+      ["X", "7"],
+    ]),
+    mounts: [],
+    hostname: "p",
+    workingDir: "/",
+  };
 
   it("resolves named and numeric ports", () => {
     assert.equal(resolvePort(target().container, "web"), port);

@@ -1,17 +1,14 @@
 /**
  * One probe of a container, as the kubelet runs it: `tcpSocket` connects to the
  * pod IP (or `host`) and port, `httpGet` expects a status in 200–399, `exec`
- * runs the command in a sandbox like the container's (same mounts and env, a
- * fresh process that dies with the agent) and expects exit 0. Each has
- * `timeoutSeconds`. A named port is looked up in the container's ports.
+ * runs the command in the container through its runtime (the target's `exec`)
+ * and expects exit 0. Each has `timeoutSeconds`. A named port is looked up in
+ * the container's ports.
  */
-import { spawn } from "node:child_process";
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
 import type { Container, Probe } from "../api/index.js";
-import { signalGroup } from "./proc.js";
-import { type HostLayout, type Mount, sandboxArgs } from "./sandbox.js";
 
 export interface ProbeResult {
   ok: boolean;
@@ -21,15 +18,8 @@ export interface ProbeResult {
 export interface ProbeTarget {
   container: Container;
   podIP: string;
-  /** For exec probes: the container's sandbox. */
-  sandbox: {
-    env: ReadonlyMap<string, string>;
-    mounts: Mount[];
-    hostname: string;
-    workingDir: string;
-  };
-  layout: HostLayout;
-  bwrap?: string;
+  /** Runs an exec probe's command in the container, bounded by the timeout. */
+  exec(command: string[], timeoutMs: number): Promise<ProbeResult>;
 }
 
 export function resolvePort(c: Container, port: number | string): number | undefined {
@@ -100,42 +90,9 @@ function httpProbe(
   });
 }
 
-function execProbe(command: string[], t: ProbeTarget, timeoutMs: number): Promise<ProbeResult> {
-  return new Promise((resolve) => {
-    const args = sandboxArgs({ command, dieWithParent: true, ...t.sandbox }, t.layout);
-    const child = spawn(t.bwrap ?? "bwrap", args, {
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: Object.fromEntries(t.sandbox.env),
-    });
-    let output = "";
-    const collect = (d: Buffer) => {
-      if (output.length < 10_240) output += d.toString("utf8");
-    };
-    child.stdout.on("data", collect);
-    child.stderr.on("data", collect);
-    const timer = setTimeout(() => {
-      if (child.pid) signalGroup(child.pid, "SIGKILL");
-    }, timeoutMs);
-    child.once("error", (e) => {
-      clearTimeout(timer);
-      resolve({ ok: false, message: e.message });
-    });
-    child.once("close", (code, signal) => {
-      clearTimeout(timer);
-      if (signal) resolve({ ok: false, message: `command timed out after ${timeoutMs / 1000}s` });
-      else
-        resolve({
-          ok: code === 0,
-          message: output.trim() || (code === 0 ? "" : `command exited with ${code}`),
-        });
-    });
-  });
-}
-
 export function runProbe(probe: Probe, t: ProbeTarget): Promise<ProbeResult> {
   const timeoutMs = (probe.timeoutSeconds ?? 1) * 1000;
-  if (probe.exec) return execProbe(probe.exec.command ?? [], t, timeoutMs);
+  if (probe.exec) return t.exec(probe.exec.command ?? [], timeoutMs);
   const action = probe.tcpSocket ?? probe.httpGet;
   if (!action) return Promise.resolve({ ok: false, message: "probe has no handler" });
   const port = resolvePort(t.container, action.port);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { after, describe, it } from "node:test";
+import { signalRun } from "./container-process.js";
 import type { PodState, RunRecord } from "./pod-state.js";
 import { isRunning, readStat, signalGroup } from "./proc.js";
 import { RunStopper } from "./run-stopper.js";
@@ -16,6 +17,9 @@ function until(check: () => boolean, ms = 5000): Promise<void> {
     poll();
   });
 }
+
+/** Signals as the host runtime does: the run's process group. */
+const host = { signal: (run: RunRecord, sig: "SIGTERM" | "SIGKILL") => signalRun(run, sig) };
 
 describe("RunStopper", () => {
   const pids: number[] = [];
@@ -50,7 +54,7 @@ describe("RunStopper", () => {
   it("sends SIGTERM, then SIGKILL once the grace period is over", async () => {
     const run = await stubborn(0);
     const stopped: string[] = [];
-    const s = new RunStopper(state(run), (name) => stopped.push(name));
+    const s = new RunStopper(state(run), host, (name) => stopped.push(name));
     assert.equal(s.terminateAll(0.3), false);
     assert.deepEqual(stopped, ["c"]);
     assert.ok(s.isStopping("c"));
@@ -67,7 +71,7 @@ describe("RunStopper", () => {
 
   it("a shorter grace period moves the kill closer", async () => {
     const run = await stubborn(0);
-    const s = new RunStopper(state(run), () => {});
+    const s = new RunStopper(state(run), host, () => {});
     s.stop("c", 30);
     assert.ok((s.deadline("c") ?? 0) > 20_000);
     s.stop("c", 0);
@@ -77,7 +81,7 @@ describe("RunStopper", () => {
   it("forgets the stop of an earlier run: the next run is stopped anew", async () => {
     const first = await stubborn(0);
     const st = state(first);
-    const s = new RunStopper(st, () => {});
+    const s = new RunStopper(st, host, () => {});
     s.stop("c", 0);
     await until(() => !isRunning(first.pid, first.pidStart));
     first.exit = { exitCode: 137, reason: "Error", finishedAt: "" };

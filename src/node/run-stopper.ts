@@ -4,7 +4,7 @@
  * of 0); a later, shorter grace period moves the deadline closer. Level-based:
  * `terminateAll` and `deadline` are called on every sync and act only when due.
  */
-import { signalRun } from "./container-process.js";
+import type { PodRuntime } from "./pod-runtime.js";
 import type { PodState, RunRecord } from "./pod-state.js";
 
 interface Stopping {
@@ -20,6 +20,7 @@ export class RunStopper {
 
   constructor(
     private readonly state: PodState,
+    private readonly runtime: Pick<PodRuntime, "signal">,
     /** Called when a run is first signalled (for a `Killing` event). */
     private readonly onStop: (name: string, run: RunRecord) => void,
   ) {}
@@ -51,7 +52,7 @@ export class RunStopper {
       st.deadline = Math.min(st.deadline, deadline);
     } else {
       this.stopping.set(name, { attempt: run.attempt, deadline, killed: graceSeconds <= 0 });
-      signalRun(run, graceSeconds > 0 ? "SIGTERM" : "SIGKILL");
+      this.runtime.signal(run, graceSeconds > 0 ? "SIGTERM" : "SIGKILL", graceSeconds);
       this.onStop(name, run);
     }
     this.deadline(name);
@@ -68,7 +69,7 @@ export class RunStopper {
     const { run } = now;
     if (!st.killed && Date.now() >= st.deadline) {
       st.killed = true;
-      signalRun(run, "SIGKILL");
+      this.runtime.signal(run, "SIGKILL", 0);
     }
     return st.killed ? 500 : Math.max(50, st.deadline - Date.now());
   }

@@ -1,18 +1,15 @@
-/** What a PodWorker needs from the agent: paths, images, sandbox, backoff, API reads, events. */
+/** What a PodWorker needs from the agent: paths, the pod runtime, backoff, API reads, events. */
 import type { KubeObject, Pod } from "../api/index.js";
 import type { CrashLoopBackoff } from "./backoff.js";
 import type { NodeAllocatable } from "./field-ref.js";
-import type { ImageTable } from "./image-table.js";
+import type { PodRuntime } from "./pod-runtime.js";
 import type { PodDirs } from "./pod-state.js";
-import type { HostLayout } from "./sandbox.js";
 
 export type ObjectKind = "ConfigMap" | "Secret" | "PersistentVolumeClaim" | "PersistentVolume";
 
 export interface WorkerDeps {
   dirs: PodDirs;
-  images: ImageTable;
-  layout: HostLayout;
-  bwrap: string;
+  runtime: PodRuntime;
   backoff: CrashLoopBackoff;
   hostIP: string;
   node: NodeAllocatable;
