@@ -54,6 +54,16 @@ export function processesNaming(needle: string): number[] {
 /** SIGKILLs the processes naming `needles` and unmounts what is left under `dir`; returns what it found. */
 export function removeLeftovers(dir: string, needles: string[]): string[] {
   const found: string[] = [];
+  // The containers first, while their shims still hold them: every task under
+  // the test's own state directory, by the cgroup containerd gave it.
+  for (const pid of containerProcesses(dir)) {
+    found.push(`container process ${pid}`);
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // gone meanwhile
+    }
+  }
   for (const needle of needles)
     for (const pid of processesNaming(needle)) {
       found.push(`process ${pid} (${needle})`);
@@ -71,4 +81,57 @@ export function removeLeftovers(dir: string, needles: string[]): string[] {
     execFileSync("umount", ["-l", point]);
   }
   return found;
+}
+
+/**
+ * The processes of every container task under `dir` (containerd's
+ * `state/io.containerd.runtime.v2.task/<namespace>/<id>`), from the cgroup
+ * CRI puts each in (`/<namespace>/<id>`, cgroupfs; v1 `pids` or v2).
+ */
+export function containerProcesses(dir: string): number[] {
+  const pids: number[] = [];
+  const ls = (d: string) => {
+    try {
+      return readdirSync(d);
+    } catch {
+      return [];
+    }
+  };
+  const tasks = findDirs(dir, "io.containerd.runtime.v2.task");
+  for (const t of tasks)
+    for (const ns of ls(t))
+      for (const id of ls(join(t, ns)))
+        for (const root of [
+          "/sys/fs/cgroup/pids",
+          "/sys/fs/cgroup/memory",
+          "/sys/fs/cgroup/unified",
+          "/sys/fs/cgroup",
+        ])
+          try {
+            const text = readFileSync(join(root, ns, id, "cgroup.procs"), "utf8");
+            for (const line of text.split("\n")) if (line) pids.push(Number(line));
+            break;
+          } catch {
+            // not this hierarchy
+          }
+  return [...new Set(pids)];
+}
+
+/** Directories named `name` up to four levels under `dir`. */
+function findDirs(dir: string, name: string, depth = 4): string[] {
+  if (depth < 0) return [];
+  let entries: import("node:fs").Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const e of entries) {
+    if (!e.isDirectory()) continue;
+    const p = join(dir, e.name);
+    if (e.name === name) out.push(p);
+    else out.push(...findDirs(p, name, depth - 1));
+  }
+  return out;
 }
