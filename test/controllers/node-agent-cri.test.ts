@@ -21,8 +21,8 @@ import {
   testNamespace,
   waitPod,
 } from "../support/agent-env.js";
-import { criSkipReason } from "../support/cri-node.js";
 import { uniqueName } from "../support/core-objects.js";
+import { criSkipReason } from "../support/cri-node.js";
 
 const skip = criSkipReason();
 
@@ -69,7 +69,8 @@ describe("node agent on CRI: pods as containers", { skip }, () => {
       assert.equal(res.status, 200);
       assert.match(res.body, /nginx/i);
     }
-    for (const p of up) assert.match(containerStatus(p, "c")?.containerID ?? "", /^containerd:\/\/[0-9a-f]{64}$/);
+    for (const p of up)
+      assert.match(containerStatus(p, "c")?.containerID ?? "", /^containerd:\/\/[0-9a-f]{64}$/);
   });
 
   it("an exit is reported from CRI and restartPolicy Never ends the pod", async () => {
@@ -94,7 +95,10 @@ describe("node agent on CRI: pods as containers", { skip }, () => {
     const cri = await CriClient.connect(a.cri!.socket);
     try {
       const live = await cri.listContainers({ state: { state: "CONTAINER_RUNNING" } }, {});
-      assert.ok(live.some((c) => `containerd://${c.id}` === id), "still running without an agent");
+      assert.ok(
+        live.some((c) => `containerd://${c.id}` === id),
+        "still running without an agent",
+      );
     } finally {
       cri.close();
     }

@@ -116,7 +116,8 @@ export async function startAgentEnv(opts: { runtime?: "host" | "cri" } = {}): Pr
     shImage: onCri ? "busybox:1.35" : "sh",
     ...(cri ? { cri } : {}),
     podIP: onCri ? /^10\.\d+\.\d+\.\d+$/ : /^127\./,
-    sh: (name, script, extra = {}) => shContainer(name, script, extra, onCri ? "busybox:1.35" : "sh"),
+    sh: (name, script, extra = {}) =>
+      shContainer(name, script, extra, onCri ? "busybox:1.35" : "sh"),
     async runsOf(pod) {
       if (cri) return criRuns(cri.socket, pod);
       return recordedProcesses(dataDir)
