@@ -108,8 +108,9 @@ export function seccompProfile(
 
 /**
  * A kube capability name as containerd 1.6 wants it: upper case without the
- * `CAP_` prefix, which containerd adds itself ("CAP_" + name) — so a
- * `CAP_NET_ADMIN` written in a pod would otherwise become CAP_CAP_NET_ADMIN.
+ * `CAP_` prefix, which containerd adds itself. Passed as written, a pod's
+ * `CAP_NET_ADMIN` is silently not added (and a `CAP_CHOWN`
+ * silently not dropped): test/e2e/cri-config.test.ts shows both.
  */
 export function criCapability(name: string): string {
   const upper = name.toUpperCase();
