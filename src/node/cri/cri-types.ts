@@ -41,13 +41,24 @@ export interface Int64Value {
   value: number;
 }
 
+/** `RuntimeDefault` is the proto's zero value: an absent profile is not the same as it. */
+export type SecurityProfileType = "RuntimeDefault" | "Unconfined" | "Localhost";
+
+export interface SecurityProfile {
+  profileType: SecurityProfileType;
+  /** Only with `Localhost`: for seccomp, the absolute path of the profile on the node. */
+  localhostRef?: string;
+}
+
 export interface LinuxSandboxSecurityContext {
   namespaceOptions?: NamespaceOption;
   runAsUser?: Int64Value;
   runAsGroup?: Int64Value;
   readonlyRootfs?: boolean;
   supplementalGroups?: number[];
+  /** Must be true when any container of the sandbox is privileged (containerd refuses it otherwise). */
   privileged?: boolean;
+  seccomp?: SecurityProfile;
 }
 
 export interface LinuxContainerResources {
@@ -56,6 +67,9 @@ export interface LinuxContainerResources {
   cpuShares?: number;
   memoryLimitInBytes?: number;
   oomScoreAdj?: number;
+  cpusetCpus?: string;
+  cpusetMems?: string;
+  memorySwapLimitInBytes?: number;
 }
 
 export interface PodSandboxMetadata {
@@ -125,6 +139,7 @@ export interface Mount {
 }
 
 export interface LinuxContainerSecurityContext {
+  /** Names without the `CAP_` prefix (`NET_ADMIN`), or `ALL`; containerd adds the prefix. */
   capabilities?: { addCapabilities?: string[]; dropCapabilities?: string[] };
   privileged?: boolean;
   namespaceOptions?: NamespaceOption;
@@ -134,6 +149,10 @@ export interface LinuxContainerSecurityContext {
   readonlyRootfs?: boolean;
   supplementalGroups?: number[];
   noNewPrivs?: boolean;
+  /** Empty travels as absent (proto3): the runtime's defaults then apply. */
+  maskedPaths?: string[];
+  readonlyPaths?: string[];
+  seccomp?: SecurityProfile;
 }
 
 export interface ContainerMetadata {
@@ -154,6 +173,7 @@ export interface ContainerConfig {
   /** Relative to the sandbox's logDirectory; the runtime writes the CRI log format there. */
   logPath?: string;
   stdin?: boolean;
+  stdinOnce?: boolean;
   tty?: boolean;
   linux?: { resources?: LinuxContainerResources; securityContext?: LinuxContainerSecurityContext };
 }
