@@ -222,7 +222,14 @@ export class NodeAgent {
 
 /** Containers through CRI when a runtime socket is given, else host processes under bubblewrap. */
 async function podRuntime(o: ResolvedOptions, dirs: PodDirs): Promise<PodRuntime> {
-  if (o.cri) return CriRuntime.connect({ socket: o.cri.socket, dirs, log: o.log });
+  if (o.cri)
+    return CriRuntime.connect({
+      socket: o.cri.socket,
+      dirs,
+      hostIP: HOST_IP,
+      pullBackoff: o.crashBackoff,
+      log: o.log,
+    });
   return new HostRuntime({
     dirs,
     images: o.images,

@@ -21,17 +21,16 @@ import type { BackoffOptions } from "./backoff.js";
 import { DEFAULT_CRASH_BACKOFF } from "./backoff.js";
 import type { Observation } from "./container-process.js";
 import {
+  CONTAINER_NAME_LABEL,
   type ContainerStatus,
   CriClient,
   type Container as CriContainer,
-  type PodSandbox,
-} from "./cri/index.js";
-import {
-  CONTAINER_NAME_LABEL,
   containerConfig,
+  type PodSandbox,
   podOfSandbox,
   podSandboxConfig,
-} from "./cri/pod-config.js";
+  runAsNonRootViolation,
+} from "./cri/index.js";
 import { ImagePuller } from "./cri-images.js";
 import { containerEnv } from "./env.js";
 import { expand } from "./expansion.js";
@@ -50,6 +49,8 @@ export interface CriPlan extends StartPlan {
 
 export interface CriRuntimeOptions {
   socket: string;
+  /** The node's address: the pod IP of pods in the node's network namespace. */
+  hostIP: string;
   dirs: PodDirs;
   pullBackoff?: BackoffOptions;
   log?(msg: string, err?: unknown): void;
@@ -129,7 +130,7 @@ export class CriRuntime implements PodRuntime {
       const state: PodState = {
         version: 1,
         ...pod,
-        podIP: status?.status?.network?.ip ?? "",
+        podIP: status?.status?.network?.ip || this.o.hostIP,
         sandboxId: sb.id,
         startTime: rfc3339Of(sb.createdAt),
         containers: {},
@@ -167,7 +168,8 @@ export class CriRuntime implements PodRuntime {
       uid,
       namespace: pod.metadata.namespace!,
       name: pod.metadata.name!,
-      podIP: status.status?.network?.ip ?? "",
+      // A pod in the node's network namespace has the node's address.
+      podIP: status.status?.network?.ip || (pod.spec.hostNetwork ? this.o.hostIP : ""),
       sandboxId,
       startTime: rfc3339Of(status.status?.createdAt ?? Date.now() * 1e6),
       terminationGracePeriodSeconds: pod.spec.terminationGracePeriodSeconds ?? 30,
@@ -236,7 +238,11 @@ export class CriRuntime implements PodRuntime {
         return { ok: false, reason: "CreateContainerConfigError", message: e.message };
       throw e;
     }
-    const nonRoot = runAsNonRootViolation(pod, c, image.image);
+    const user = image.image;
+    const nonRoot = runAsNonRootViolation(pod, c, {
+      ...(user.uid ? { uid: user.uid.value } : {}),
+      ...(user.username ? { username: user.username } : {}),
+    });
     if (nonRoot) return { ok: false, reason: "CreateContainerConfigError", message: nonRoot };
     const mounts = [...input.etcMounts, ...containerMounts(c, input.volumes)];
     for (const m of mounts)
@@ -360,26 +366,4 @@ export class CriRuntime implements PodRuntime {
   close(): void {
     this.cri.close();
   }
-}
-
-/** kubelet's refusals for `runAsNonRoot` (CRI cannot check it: the agent does, against the image's user). */
-function runAsNonRootViolation(
-  pod: Pod,
-  c: Container,
-  image: { uid: { value: number } | null; username: string },
-): string | undefined {
-  const sc = c.securityContext ?? {};
-  const psc = pod.spec.securityContext ?? {};
-  if (!(sc.runAsNonRoot ?? psc.runAsNonRoot)) return undefined;
-  const who = `(pod: "${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})", container: ${c.name})`;
-  const user = sc.runAsUser ?? psc.runAsUser;
-  if (user !== undefined)
-    return user === 0 ? `container's runAsUser breaks non-root policy ${who}` : undefined;
-  if (image.uid && image.uid.value === 0)
-    return `container has runAsNonRoot and image will run as root ${who}`;
-  if (!image.uid && (image.username === "" || image.username === "root"))
-    return image.username === ""
-      ? `container has runAsNonRoot and image will run as root ${who}`
-      : `container has runAsNonRoot and image has non-numeric user (${image.username}), cannot verify user is non-root ${who}`;
-  return undefined;
 }
