@@ -3,8 +3,11 @@
  * local registry): each pod is a sandbox with its own network namespace and
  * address in the node's pod CIDR, so three stock nginx pods all bind
  * 0.0.0.0:80 and each answers on its own IP; exits, restart policy and
- * reasons come from CRI; a new agent adopts running containers through CRI
- * (same container ID, no restart); stopping the agent removes the sandboxes.
+ * reasons come from CRI; a container over its memory limit is OOMKilled; a
+ * container sees its image's files, not the host's, and as a non-root user
+ * cannot write a read-only root; a new agent adopts running containers through
+ * CRI (same container ID, no restart). (The pod-sync, probe, volume and
+ * adoption suites run on CRI too: node-agent-{pods,probes-volumes,adopt}.)
  */
 import assert from "node:assert/strict";
 import { get } from "node:http";
@@ -83,6 +86,106 @@ describe("node agent on CRI: pods as containers", { skip }, () => {
     const t = containerStatus(done, "c")?.state?.terminated;
     assert.equal(t?.exitCode, 3);
     assert.equal(t?.reason, "Error");
+  });
+
+  it("a container over its 64 MiB memory limit is OOMKilled", async () => {
+    const pod = await a.env.client.create(
+      agentPod(
+        ns,
+        uniqueName("oom"),
+        [
+          // tail keeps the whole endless line in memory.
+          shContainer(
+            "c",
+            "tail /dev/zero",
+            { resources: { limits: { memory: "64Mi" } } },
+            a.shImage,
+          ),
+        ],
+        { restartPolicy: "Never" },
+      ),
+    );
+    const done = await waitPod(a.env, pod, "failed", (p) => p.status?.phase === "Failed", 60_000);
+    const t = containerStatus(done, "c")?.state?.terminated;
+    assert.equal(t?.reason, "OOMKilled", JSON.stringify(t));
+    assert.equal(t?.exitCode, 137);
+  });
+
+  it("a container sees its own root, hostname and hosts file, not the host's", async () => {
+    const name = uniqueName("view");
+    const script = [
+      // The node's data directory and the host's Node.js do not exist in the container.
+      `test ! -e ${JSON.stringify(a.dataDir)} || exit 11`,
+      `test ! -e ${JSON.stringify(process.execPath)} || exit 12`,
+      // Debian's busybox image has no shadow file; the host has one.
+      "test ! -e /etc/shadow || exit 13",
+      `test "$(cat /etc/hostname)" = ${name} || exit 14`,
+      `grep -q "${name}" /etc/hosts || exit 15`,
+    ].join("; ");
+    const pod = await a.env.client.create(
+      agentPod(ns, name, [shContainer("c", script, {}, a.shImage)], { restartPolicy: "Never" }),
+    );
+    const done = await waitPod(
+      a.env,
+      pod,
+      "over",
+      (p) => p.status?.phase === "Succeeded" || p.status?.phase === "Failed",
+      60_000,
+    );
+    assert.equal(
+      containerStatus(done, "c")?.state?.terminated?.exitCode,
+      0,
+      JSON.stringify(done.status),
+    );
+  });
+
+  it("runAsUser 1000 with a read-only root runs as 1000 and cannot write its root", async () => {
+    const pod = await a.env.client.create(
+      agentPod(
+        ns,
+        uniqueName("ro"),
+        [
+          shContainer(
+            "c",
+            'test "$(id -u)" = 1000 || exit 21; if touch /x 2>/dev/null; then exit 22; fi; exit 0',
+            { securityContext: { runAsUser: 1000, readOnlyRootFilesystem: true } },
+            a.shImage,
+          ),
+        ],
+        { restartPolicy: "Never" },
+      ),
+    );
+    const done = await waitPod(
+      a.env,
+      pod,
+      "over",
+      (p) => p.status?.phase === "Succeeded" || p.status?.phase === "Failed",
+      60_000,
+    );
+    assert.equal(
+      containerStatus(done, "c")?.state?.terminated?.exitCode,
+      0,
+      JSON.stringify(done.status),
+    );
+  });
+
+  it("runAsNonRoot against an image that runs as root is CreateContainerConfigError", async () => {
+    const pod = await a.env.client.create(
+      agentPod(ns, uniqueName("nonroot"), [
+        shContainer("c", "sleep 3600", { securityContext: { runAsNonRoot: true } }, a.shImage),
+      ]),
+    );
+    const waiting = await waitPod(
+      a.env,
+      pod,
+      "CreateContainerConfigError",
+      (p) => containerStatus(p, "c")?.state?.waiting?.reason === "CreateContainerConfigError",
+      60_000,
+    );
+    assert.match(
+      containerStatus(waiting, "c")?.state?.waiting?.message ?? "",
+      /container has runAsNonRoot and image will run as root/,
+    );
   });
 
   it("a new agent adopts running containers through CRI: same container, no restart", async () => {
