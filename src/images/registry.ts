@@ -6,7 +6,8 @@
  * back-off (1 s doubling to 30 s); when the signal aborts it is stopped
  * (SIGTERM, then SIGKILL after 5 s) and `stopped` resolves. `publish` pushes a
  * cached image under `library/<name>:<tag>`, the path Docker Hub's names map
- * to when containerd uses this registry as a mirror of docker.io.
+ * to when containerd uses this registry as a mirror of docker.io, or under
+ * another path it is given.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -35,8 +36,13 @@ export interface Registry {
   address: string;
   /** The pid of the registry process running now. */
   pid(): number | undefined;
-  /** Pushes a built image from the cache; resolves with the reference it is served under. */
-  publish(spec: ImageSpec, cache?: ImageCache): Promise<string>;
+  /**
+   * Pushes a built image from the cache under `repository` (default
+   * `library/<name>:<tag>`; another path where a mirror of another registry is
+   * asked for it, e.g. `pause:3.9` for registry.k8s.io); resolves with the
+   * reference it is served under.
+   */
+  publish(spec: ImageSpec, cache?: ImageCache, repository?: string): Promise<string>;
   /** Resolves when the signal has aborted and the process has exited. */
   stopped: Promise<void>;
 }
@@ -148,8 +154,7 @@ export async function startRegistry(o: RegistryOptions): Promise<Registry> {
     address,
     pid: () => child?.pid,
     stopped,
-    async publish(spec, cache = imageCache()) {
-      const target = repositoryOf(spec);
+    async publish(spec, cache = imageCache(), target = repositoryOf(spec)) {
       await run(publishArgv(cache.layout, layoutRef(spec), address, target), { signal: o.signal });
       return `${address}/${target}`;
     },
