@@ -86,23 +86,23 @@ export async function startNodeAgent(
     options.dataDir,
     options.log ?? (() => {}),
   );
-  const agent = new NodeAgent(client, {
-    ...options,
-    ...(containers.cri ? { cri: containers.cri } : {}),
-  });
-  const proxy = registerServiceProxy(agent.manager);
   try {
+    const agent = new NodeAgent(client, {
+      ...options,
+      ...(containers.cri ? { cri: containers.cri } : {}),
+    });
+    const proxy = registerServiceProxy(agent.manager);
     await agent.start(signal);
+    let stopped: Promise<void> | undefined;
+    return {
+      agent,
+      proxy,
+      stopped: () => (stopped ??= agent.stopped().then(() => containers.stop())),
+    };
   } catch (e) {
     await containers.stop();
     throw e;
   }
-  let stopped: Promise<void> | undefined;
-  return {
-    agent,
-    proxy,
-    stopped: () => (stopped ??= agent.stopped().then(() => containers.stop())),
-  };
 }
 
 export async function node(argv: string[]): Promise<void> {
