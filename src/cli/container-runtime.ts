@@ -30,6 +30,7 @@ import {
   type CriAgentOptions,
   CriClient,
   checkCanRun,
+  checkPodCidrFree,
   DEFAULT_CRI_POD_CIDR,
   mirrorPathOf,
   parsePodCidr,
@@ -118,6 +119,7 @@ export async function startContainerRuntime(
     await registry?.stopped;
   };
   try {
+    await checkPodCidrFree({ dataDir, podCIDR: choice.podCIDR });
     registry = await startRegistry({ dataDir, signal: registryStop.signal, log });
     await publishCachedImages(registry, imageCache());
     sup = new ContainerdSupervisor({ dataDir, sandboxImage: SANDBOX_IMAGE, log });

@@ -12,6 +12,7 @@ export {
   type ContainerdOptions,
   ContainerdSupervisor,
   checkCanRun,
+  checkPodCidrFree,
   containerdLayout,
   DEFAULT_CRI_POD_CIDR,
   mirrorPathOf,

@@ -7,6 +7,7 @@ import { test } from "node:test";
 import {
   bridgeName,
   CNI_CONFLIST_NAME,
+  conflictingRoutes,
   linkExists,
   parsePodCidr,
   podNetworkConfig,
@@ -69,6 +70,27 @@ test("the conflist: bridge as gateway, no masquerade, hairpin, host-local under 
     },
   ]);
   assert.ok(!JSON.stringify(config).includes("portmap"), "no plugin writes shared iptables chains");
+});
+
+test("a pod CIDR that a route on another device covers is a conflict; its own bridge's is not", () => {
+  const routes = [
+    "default via 192.0.2.1 dev eth0 ",
+    "192.0.2.0/24 dev eth0 proto kernel scope link src 192.0.2.2 ",
+    "10.88.0.0/24 dev hth11111111 proto kernel scope link src 10.88.0.1 ",
+    "10.96.0.0/16 dev hth22222222 proto kernel scope link src 10.96.0.1 ",
+    "blackhole 10.200.0.0/16 ",
+    "10.50.0.7 dev eth0 scope link ",
+  ].join("\n");
+  const on = (cidr: string, bridge = "hth00000000") =>
+    conflictingRoutes(routes, parsePodCidr(cidr), bridge).map((l) => l.split(" ")[0]);
+  assert.deepEqual(on("10.88.0.0/24"), ["10.88.0.0/24"], "another Hearth's bridge");
+  assert.deepEqual(on("10.88.0.0/24", "hth11111111"), [], "its own bridge, from a previous start");
+  assert.deepEqual(on("10.88.0.0/16"), ["10.88.0.0/24"], "a wider CIDR covering it");
+  assert.deepEqual(on("10.96.5.0/24"), ["10.96.0.0/16"], "inside a wider route");
+  assert.deepEqual(on("192.0.2.0/25"), ["192.0.2.0/24"], "the host's own network");
+  assert.deepEqual(on("10.200.1.0/24"), ["blackhole"]);
+  assert.deepEqual(on("10.50.0.0/24"), ["10.50.0.7"], "a host route inside it");
+  assert.deepEqual(on("10.89.0.0/24"), [], "free");
 });
 
 test("writePodNetwork leaves exactly one conflist in the conf dir", () => {

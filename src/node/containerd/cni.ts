@@ -124,6 +124,43 @@ export function writePodNetwork(o: PodNetworkOptions): string {
 
 const execFileAsync = promisify(execFile);
 
+function overlaps(a: { network: number; prefix: number }, b: PodCidr): boolean {
+  const [bNet, prefix] = [ipv4ToInt(b.subnet.split("/")[0]!)!, Math.min(a.prefix, b.prefix)];
+  const mask = prefix === 0 ? 0 : ~((1 << (32 - prefix)) - 1);
+  return (a.network & mask) >>> 0 === (bNet & mask) >>> 0;
+}
+
+/**
+ * The lines of `ip -o -4 route show` (the main table) whose destination
+ * overlaps `cidr` on a device other than `bridge`: another Hearth's bridge,
+ * or a network of the machine, that the pod network's route would fight.
+ */
+export function conflictingRoutes(routes: string, cidr: PodCidr, bridge: string): string[] {
+  return routes
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((line) => {
+      const words = line.split(/\s+/);
+      const dst = words.find((w) => /^\d+\.\d+\.\d+\.\d+(\/\d+)?$/.test(w));
+      if (!dst || words[0] === "default") return false;
+      const dev = words[words.indexOf("dev") + 1];
+      if (words.includes("dev") && dev === bridge) return false;
+      const [addr, bits] = dst.split("/");
+      return overlaps({ network: ipv4ToInt(addr!)!, prefix: bits ? Number(bits) : 32 }, cidr);
+    });
+}
+
+/** Refuses a pod CIDR that a route of the machine already covers on another device. */
+export async function checkPodCidrFree(o: PodNetworkOptions): Promise<void> {
+  const { stdout } = await execFileAsync("ip", ["-o", "-4", "route", "show"]);
+  const clash = conflictingRoutes(stdout, parsePodCidr(o.podCIDR), bridgeName(o.dataDir));
+  if (clash.length > 0)
+    throw new Error(
+      `pod CIDR ${o.podCIDR} overlaps a route of this machine (${clash.join("; ")}): ` +
+        "another Hearth's bridge or a network of the host; give this Hearth another --pod-cidr",
+    );
+}
+
 /** True when a link of that name exists (`ip link show`). */
 export async function linkExists(name: string): Promise<boolean> {
   try {

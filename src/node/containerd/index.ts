@@ -5,6 +5,7 @@
  */
 export {
   bridgeName,
+  checkPodCidrFree,
   DEFAULT_CRI_POD_CIDR,
   parsePodCidr,
   removePodNetwork,
