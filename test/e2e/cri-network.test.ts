@@ -134,6 +134,9 @@ describe("the pod network and the image mirror on containerd", { skip: skipReaso
           call,
         );
         await cri.startContainer(container, call);
+        // containerd runs CNI's loopback plugin itself: lo is up (IFF_UP) in the pod's namespace.
+        const lo = await cri.execSync(container, ["cat", "/sys/class/net/lo/flags"], 10, call);
+        assert.equal(Number(lo.stdout.toString().trim()) & 1, 1, `lo is up in ${name}`);
         pods.push({ id, ip, netns: netnsOf(status.info) });
       }
       assert.notEqual(pods[0]!.ip, pods[1]!.ip, "two sandboxes, two addresses");
