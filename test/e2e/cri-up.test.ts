@@ -119,6 +119,46 @@ describe("hearth up --runtime cri", { skip: skipReason() }, () => {
     assert.deepEqual(cleaned, [], "no leftovers to clean up");
   });
 
+  test("after kill -9 the next start adopts containerd and replaces the orphaned registry", async () => {
+    const tmp = mkdtempSync("/tmp/hearth-criup-");
+    const dataDir = join(tmp, "data");
+    const layout = containerdLayout(dataDir);
+    const registryConfig = join(dataDir, "registry", "config.yml");
+    const extraArgs = ["--runtime", "cri", "--pod-cidr", "10.234.0.0/24"];
+    let cleaned: string[] = [];
+    const started: Hearth[] = [];
+    try {
+      const first = await startHearth({ dataDir, extraArgs, timeoutMs: 180_000 });
+      started.push(first);
+      const [containerd] = processesNaming(layout.config);
+      const [orphan] = processesNaming(registryConfig);
+      assert.ok(containerd && orphan);
+      await first.kill9();
+      assert.ok(isRunning(containerd), "containerd outlives its Hearth's kill -9");
+      assert.ok(isRunning(orphan), "so does the registry, a plain child");
+
+      const second = await startHearth({ dataDir, extraArgs, timeoutMs: 180_000 });
+      started.push(second);
+      assert.deepEqual(
+        processesNaming(layout.config),
+        [containerd],
+        "the same containerd, adopted",
+      );
+      const registries = processesNaming(registryConfig);
+      assert.equal(registries.length, 1, `one registry on DIR: ${registries.join(", ")}`);
+      assert.notEqual(registries[0], orphan);
+      assert.equal(isRunning(orphan), false, "the orphaned registry is stopped");
+      assert.equal(await second.stop(), 0);
+      assert.deepEqual(processesNaming(layout.config), []);
+      assert.deepEqual(processesNaming(registryConfig), []);
+    } finally {
+      for (const h of started) await h.cleanup();
+      cleaned = removeLeftovers(tmp, [layout.config, layout.socket, registryConfig]);
+      rmSync(tmp, { recursive: true, force: true });
+    }
+    assert.deepEqual(cleaned, [], "no leftovers to clean up");
+  });
+
   test("with --containerd-socket it uses that containerd, configures nothing, and leaves it running", async () => {
     const tmp = mkdtempSync("/tmp/hearth-criup-");
     const theirs = join(tmp, "theirs");
