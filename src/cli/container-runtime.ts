@@ -12,7 +12,7 @@
  *   DIR; the agent gets `cri: { socket }`.
  *
  * Stop order, once the agent has stopped (and removed its sandboxes):
- * containerd, then the pod network (only when no sandbox is left: a bridge
+ * containerd, then the pod network (only when no sandbox is ready: a bridge
  * deleted under a kept pod would cut it off), then the registry (the last
  * thing a pull could need).
  */
@@ -107,13 +107,20 @@ export async function startContainerRuntime(
   const containerdStop = new AbortController();
   let registry: Registry | undefined;
   let sup: ContainerdSupervisor | undefined;
+  let up = false;
   const stop = async () => {
     if (sup) {
-      const left = await sandboxesLeft(sup.socket).catch(() => 1);
+      const left = up
+        ? await readySandboxes(sup.socket).catch((e: unknown) => {
+            log("cannot list pod sandboxes; keeping the pod network", e);
+            return -1;
+          })
+        : -1;
       containerdStop.abort();
       await sup.stopped();
       if (left === 0) await removePodNetwork(dataDir).catch((e: unknown) => log("pod network", e));
-      else log(`${left} pod sandbox(es) left running: keeping the pod network of ${dataDir}`);
+      else if (left > 0)
+        log(`${left} pod sandbox(es) still running: keeping the pod network of ${dataDir}`);
     }
     registryStop.abort();
     await registry?.stopped;
@@ -126,6 +133,7 @@ export async function startContainerRuntime(
     writePodNetwork({ dataDir, podCIDR: choice.podCIDR });
     writeRegistryHosts(sup.layout.registryConfigDir, registry.address);
     await sup.start(containerdStop.signal);
+    up = true;
   } catch (e) {
     await stop();
     throw e;
@@ -133,10 +141,12 @@ export async function startContainerRuntime(
   return { cri: { socket: sup.socket }, stop };
 }
 
-async function sandboxesLeft(socket: string): Promise<number> {
+/** Sandboxes whose network is still set up (a stopped one has had its CNI DEL). */
+async function readySandboxes(socket: string): Promise<number> {
   const cri = await CriClient.connect(socket);
   try {
-    return (await cri.listPodSandbox({}, { timeoutMs: 10_000 })).length;
+    const filter = { state: { state: "SANDBOX_READY" as const } };
+    return (await cri.listPodSandbox(filter, { timeoutMs: 10_000 })).length;
   } finally {
     cri.close();
   }
