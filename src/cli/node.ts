@@ -1,12 +1,14 @@
 /**
  * The node agent from the command line: `hearth node --kubeconfig FILE
  * [--data-dir DIR] [--node-name NAME] [--pod-cidr CIDR] [--image-table FILE]
+ * [--runtime host|cri] [--containerd-socket PATH]
  * [--crashloop-backoff-base-ms N] [--keep-workloads]` runs a standalone agent
  * against any apiserver, with the node's service proxy (each Service's
  * ClusterIP:port forwarded to its ready endpoints, in kube-proxy's place);
  * `hearth up` starts both with the same flags. SIGTERM stops the proxy's
  * listeners, and the pods gracefully unless `--keep-workloads` leaves them
- * running for the next agent to adopt.
+ * running for the next agent to adopt. The container runtime (containerd,
+ * the local registry, the pod network) is container-runtime.ts's.
  */
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
@@ -20,6 +22,12 @@ import {
   type ServiceProxy,
 } from "../node/index.js";
 import { intFlag, type ParsedArgs, parseArgs } from "./args.js";
+import {
+  checkRuntimeCanStart,
+  type RuntimeChoice,
+  runtimeChoice,
+  startContainerRuntime,
+} from "./container-runtime.js";
 
 export const NODE_BOOLEAN_FLAGS = ["keep-workloads"];
 
@@ -32,7 +40,8 @@ export function agentOptions(
   const table = args.flags.get("image-table");
   const base = args.flags.get("crashloop-backoff-base-ms");
   const name = args.flags.get("node-name");
-  const cidr = args.flags.get("pod-cidr");
+  const runtime = runtimeChoice(args);
+  const cidr = runtime.kind === "cri" ? runtime.podCIDR : args.flags.get("pod-cidr");
   return {
     dataDir,
     log,
@@ -60,26 +69,48 @@ export interface RunningNode {
 }
 
 /**
- * Starts an agent with the service proxy on the agent's Manager; resolves once
- * the Node is registered. The Manager, and so the proxy, starts only once the
- * Node is (a failed start leaves nothing listening).
+ * Starts the container runtime, then an agent on it with the service proxy on
+ * the agent's Manager; resolves once the Node is registered. The Manager, and
+ * so the proxy, starts only once the Node is (a failed start leaves nothing
+ * listening). The runtime stops after the agent.
  */
 export async function startNodeAgent(
   client: Client,
   options: AgentOptions,
   signal: AbortSignal,
+  runtime: RuntimeChoice = { kind: "host" },
 ): Promise<RunningNode> {
   mkdirSync(options.dataDir, { recursive: true });
-  const agent = new NodeAgent(client, options);
-  const proxy = registerServiceProxy(agent.manager);
-  await agent.start(signal);
-  return { agent, proxy, stopped: () => agent.stopped() };
+  const containers = await startContainerRuntime(
+    runtime,
+    options.dataDir,
+    options.log ?? (() => {}),
+  );
+  try {
+    const agent = new NodeAgent(client, {
+      ...options,
+      ...(containers.cri ? { cri: containers.cri } : {}),
+    });
+    const proxy = registerServiceProxy(agent.manager);
+    await agent.start(signal);
+    let stopped: Promise<void> | undefined;
+    return {
+      agent,
+      proxy,
+      stopped: () => (stopped ??= agent.stopped().then(() => containers.stop())),
+    };
+  } catch (e) {
+    await containers.stop();
+    throw e;
+  }
 }
 
 export async function node(argv: string[]): Promise<void> {
   const args = parseArgs(argv, NODE_BOOLEAN_FLAGS);
   const kubeconfig = args.flags.get("kubeconfig") ?? process.env.KUBECONFIG;
   if (!kubeconfig) throw new Error("hearth node needs --kubeconfig FILE (or KUBECONFIG)");
+  const runtime = runtimeChoice(args);
+  checkRuntimeCanStart(runtime);
   const log = pino({ name: "hearth-node" }, pino.destination(2));
   const dataDir = resolve(args.flags.get("data-dir") ?? ".hearth-node");
   const client = await clientFromKubeconfig(resolve(kubeconfig));
@@ -88,6 +119,7 @@ export async function node(argv: string[]): Promise<void> {
     client,
     agentOptions(args, dataDir, (msg, err) => log.error({ err }, msg)),
     controller.signal,
+    runtime,
   );
   const stop = async (signal: string) => {
     log.info({ signal }, "stopping");

@@ -1,7 +1,8 @@
 /**
  * `hearth up [--data-dir DIR] [--port N] [--token-auth-file FILE]
  * [--volume-pool-size 100Gi] [--pod-cidr CIDR] [--service-cidr CIDR] [--node-name NAME]
- * [--keep-workloads] [--no-node-agent] [--node-monitor-grace-period 40s]
+ * [--runtime host|cri] [--containerd-socket PATH] [--keep-workloads] [--no-node-agent]
+ * [--node-monitor-grace-period 40s]
  * [--etcd-servers URL[,URL] and the other etcd flags of `apiserver.ts`]`: runs the
  * platform on this machine. For now that is the apiserver on SQLite at
  * DIR/state.db (or on etcd with --etcd-servers), over HTTPS with the PKI in DIR/pki, and DIR/admin.kubeconfig for
@@ -11,7 +12,8 @@
  * SIGTERM or SIGINT stop it cleanly. One node agent (`node.ts`) runs this
  * machine's pods under DIR/pods; it stops them on SIGTERM unless
  * `--keep-workloads`. With it runs the node's service proxy, listening on each
- * Service's ClusterIP:port (`--no-node-agent`: neither runs).
+ * Service's ClusterIP:port (`--no-node-agent`: neither runs); with `--runtime
+ * cri`, on a containerd of its own (container-runtime.ts).
  */
 import { join } from "node:path";
 import { type Client, createHttpClient } from "../client/index.js";
@@ -19,6 +21,7 @@ import { runCoreControllers } from "../controllers/index.js";
 import type { Cache } from "../runtime/index.js";
 import { serveApi } from "./apiserver.js";
 import { durationFlag, parseArgs, quantityFlag } from "./args.js";
+import { checkRuntimeCanStart, runtimeChoice } from "./container-runtime.js";
 import { agentOptions, NODE_BOOLEAN_FLAGS, startNodeAgent } from "./node.js";
 import {
   checkedInDefinitions,
@@ -30,6 +33,9 @@ import { addPlatformReadyChecks } from "./platform-readiness.js";
 
 export async function up(argv: string[]): Promise<void> {
   const args = parseArgs(argv, [...NODE_BOOLEAN_FLAGS, "no-node-agent"]);
+  // Refused before anything listens: flags, and root for a containerd of its own.
+  const runtime = runtimeChoice(args);
+  checkRuntimeCanStart(runtime);
   const ids = platformIdentities();
   const definitions = checkedInDefinitions();
   let platformClient: Client | undefined;
@@ -84,6 +90,7 @@ export async function up(argv: string[]): Promise<void> {
             ...(coreCache ? { sharedCache: coreCache } : {}),
           },
           nodeStop.signal,
+          runtime,
         );
 
   // The platform: bootstrap (definitions, roles, guardrails, tenant-root), then the apps engine.

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import {
   type BuildRecord,
+  builtSpecs,
   currentRecord,
   imageCache,
   layerBytes,
@@ -68,6 +69,17 @@ describe("build records", () => {
     assert.equal(currentRecord(cache, "etcd-3.4", "k1"), undefined, "the tag moved");
     writeIndex({});
     assert.equal(currentRecord(cache, "etcd-3.4", "k1"), undefined, "the tag is gone");
+  });
+
+  it("lists the specs whose tag the layout holds", () => {
+    const specs = ["etcd", "pause", "nginx"].map((n) => findSpec(n)!);
+    writeIndex({ "etcd-3.4": "sha256:aaa", "nginx-1.22": "sha256:bbb" });
+    assert.deepEqual(
+      builtSpecs(cache, specs).map((s) => s.name),
+      ["etcd", "nginx"],
+    );
+    writeIndex({});
+    assert.deepEqual(builtSpecs(cache, specs), []);
   });
 
   it("treats a torn record as no record", () => {

@@ -11,6 +11,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PackageVersion } from "./cache-key.js";
+import { type ImageSpec, layoutRef } from "./specs.js";
 
 export const DEFAULT_IMAGE_CACHE = "/var/cache/hearth/images";
 
@@ -83,6 +84,14 @@ export function layoutDigest(layout: string, ref: string): string | undefined {
     (d) => d.annotations?.["org.opencontainers.image.ref.name"] === ref,
   );
   return m?.digest;
+}
+
+/** The specs whose image the cache's layout holds (built at least once; maybe not current). */
+export function builtSpecs<S extends Pick<ImageSpec, "name" | "tag">>(
+  cache: ImageCache,
+  specs: readonly S[],
+): S[] {
+  return specs.filter((s) => layoutDigest(cache.layout, layoutRef(s)) !== undefined);
 }
 
 /** The compressed size of an image's layers, from its manifest in the layout. */

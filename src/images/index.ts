@@ -5,7 +5,13 @@
  */
 export { type BuildOptions, buildImages } from "./build.js";
 export type { BuildResult } from "./build-image.js";
-export { type BuildRecord, DEFAULT_IMAGE_CACHE, type ImageCache, imageCache } from "./cache.js";
+export {
+  type BuildRecord,
+  builtSpecs,
+  DEFAULT_IMAGE_CACHE,
+  type ImageCache,
+  imageCache,
+} from "./cache.js";
 export { repositoryOf } from "./commands.js";
 export { CommandError, run } from "./exec.js";
 export { type Registry, type RegistryOptions, startRegistry } from "./registry.js";

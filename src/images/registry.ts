@@ -6,10 +6,16 @@
  * back-off (1 s doubling to 30 s); when the signal aborts it is stopped
  * (SIGTERM, then SIGKILL after 5 s) and `stopped` resolves. `publish` pushes a
  * cached image under `library/<name>:<tag>`, the path Docker Hub's names map
- * to when containerd uses this registry as a mirror of docker.io.
+ * to when containerd uses this registry as a mirror of docker.io, or under
+ * another path it is given.
+ *
+ * The registry is a plain child, so a `kill -9` of its Hearth leaves it
+ * running; DIR/registry/registry.pid names it, and the next start on DIR
+ * stops that one first (if it still runs this DIR's config) rather than
+ * leave two registries on one storage.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { createServer } from "node:net";
 import { join } from "node:path";
@@ -35,8 +41,13 @@ export interface Registry {
   address: string;
   /** The pid of the registry process running now. */
   pid(): number | undefined;
-  /** Pushes a built image from the cache; resolves with the reference it is served under. */
-  publish(spec: ImageSpec, cache?: ImageCache): Promise<string>;
+  /**
+   * Pushes a built image from the cache under `repository` (default
+   * `library/<name>:<tag>`; another path where a mirror of another registry is
+   * asked for it, e.g. `pause:3.9` for registry.k8s.io); resolves with the
+   * reference it is served under.
+   */
+  publish(spec: ImageSpec, cache?: ImageCache, repository?: string): Promise<string>;
   /** Resolves when the signal has aborted and the process has exited. */
   stopped: Promise<void>;
 }
@@ -80,6 +91,39 @@ async function waitReady(address: string, child: () => ChildProcess | undefined,
   }
 }
 
+/** The pid of a registry a killed Hearth left serving `configFile`, if any. */
+function leftover(pidFile: string, configFile: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(pidFile, "utf8").trim());
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    const state = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0];
+    return cmdline.includes(configFile) && state !== "Z" ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** SIGTERM, then SIGKILL after 5 s, of a registry this process did not start; resolves once it is gone. */
+async function stopLeftover(pidFile: string, configFile: string, log: (l: string) => void) {
+  const pid = leftover(pidFile, configFile);
+  if (pid === undefined) return;
+  log(`stopping docker-registry pid ${pid} left by a previous start on ${configFile}`);
+  const signal = (sig: NodeJS.Signals) => {
+    try {
+      process.kill(pid, sig);
+    } catch {
+      // gone meanwhile
+    }
+  };
+  const killAt = Date.now() + 5000;
+  signal("SIGTERM");
+  while (leftover(pidFile, configFile) !== undefined) {
+    if (Date.now() > killAt + 5000) throw new Error(`docker-registry pid ${pid} does not exit`);
+    if (Date.now() > killAt) signal("SIGKILL");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 export async function startRegistry(o: RegistryOptions): Promise<Registry> {
   const host = o.host ?? "127.0.0.1";
   const port = o.port || (await freePort(host));
@@ -87,8 +131,10 @@ export async function startRegistry(o: RegistryOptions): Promise<Registry> {
   const dir = join(o.dataDir, "registry");
   mkdirSync(join(dir, "storage"), { recursive: true });
   const configFile = join(dir, "config.yml");
-  writeFileSync(configFile, registryConfig({ storage: join(dir, "storage"), host, port }));
+  const pidFile = join(dir, "registry.pid");
   const log = o.log ?? (() => {});
+  await stopLeftover(pidFile, configFile, log);
+  writeFileSync(configFile, registryConfig({ storage: join(dir, "storage"), host, port }));
   let child: ChildProcess | undefined;
   let timer: NodeJS.Timeout | undefined;
   let backoff = 1000;
@@ -104,8 +150,12 @@ export async function startRegistry(o: RegistryOptions): Promise<Registry> {
     let tail = "";
     c.stderr?.on("data", (d: Buffer) => (tail = (tail + d.toString()).slice(-2000)));
     c.on("error", (e) => log(`docker-registry: ${e.message}`));
+    if (c.pid !== undefined) writeFileSync(pidFile, `${c.pid}\n`);
     c.on("exit", (code, sig) => {
-      if (stopping) return resolveStopped();
+      if (stopping) {
+        rmSync(pidFile, { force: true });
+        return resolveStopped();
+      }
       log(`docker-registry exited (${code ?? sig}); restarting in ${backoff} ms: ${tail.trim()}`);
       timer = setTimeout(() => {
         timer = undefined;
@@ -127,7 +177,10 @@ export async function startRegistry(o: RegistryOptions): Promise<Registry> {
     stopping = true;
     if (timer) clearTimeout(timer);
     const c = child;
-    if (c === undefined || c.exitCode !== null || c.signalCode !== null) return resolveStopped();
+    if (c === undefined || c.exitCode !== null || c.signalCode !== null) {
+      rmSync(pidFile, { force: true });
+      return resolveStopped();
+    }
     c.kill("SIGTERM");
     const kill = setTimeout(() => c.kill("SIGKILL"), 5000);
     c.once("exit", () => clearTimeout(kill));
@@ -148,8 +201,7 @@ export async function startRegistry(o: RegistryOptions): Promise<Registry> {
     address,
     pid: () => child?.pid,
     stopped,
-    async publish(spec, cache = imageCache()) {
-      const target = repositoryOf(spec);
+    async publish(spec, cache = imageCache(), target = repositoryOf(spec)) {
       await run(publishArgv(cache.layout, layoutRef(spec), address, target), { signal: o.signal });
       return `${address}/${target}`;
     },

@@ -2,23 +2,37 @@
 /** The `hearth` executable: picks a command and runs it. */
 import { apiserver, etcdDefrag, images, node, up } from "../cli/index.js";
 import { errorText } from "../client/index.js";
+import { DEFAULT_CRI_POD_CIDR } from "../node/index.js";
 
 const USAGE = `usage: hearth <command> [flags]
 
 commands:
   up [--data-dir DIR] [--port N] [--host ADDR]   run the platform (defaults ./.hearth, 6443)
      [--pod-cidr CIDR] [--node-name NAME] [--keep-workloads] [--no-node-agent]
+     [--runtime host|cri] [--containerd-socket PATH]   (see "container runtime" below)
      [--etcd-servers URL[,URL…] --etcd-prefix P --etcd-cafile F --etcd-certfile F --etcd-keyfile F]
   apiserver --etcd-servers URL[,URL…]            only the API server, on etcd (same etcd flags;
      [--data-dir DIR] [--port N] [--host ADDR]    several may share one etcd and one DIR/pki)
   node --kubeconfig FILE [--data-dir DIR]        run a node agent against an apiserver
      [--node-name NAME] [--pod-cidr CIDR] [--image-table FILE] [--keep-workloads]
+     [--runtime host|cri] [--containerd-socket PATH]
   etcd-defrag --endpoints URL[,URL…]             defragment etcd members a CEL rule matches
      [--cacert F --cert F --key F] [--cluster] [--defrag-rule EXPR] [--compaction]
      [--etcd-storage-quota-bytes N] [--dry-run]
   images build [--only NAME[,NAME…]] [--refresh]  build Hearth's OCI images from Debian packages
      [--cache DIR]                                 (cached by package versions; $HEARTH_IMAGE_CACHE)
   images serve [--data-dir DIR] [--port N]       the local registry (DIR/registry) with them published
+
+container runtime (up, node):
+  --runtime host         pods are host processes under bubblewrap (the default for now)
+  --runtime cri          pods are containers: as root, Hearth runs its own containerd under
+                         DIR/containerd, the local registry (DIR/registry) with the built images
+                         as a mirror of docker.io and registry.k8s.io, and a CNI bridge for the
+                         pod CIDR (--pod-cidr, default ${DEFAULT_CRI_POD_CIDR}; give each Hearth its own)
+  --containerd-socket P  use the containerd already serving CRI on P (implies --runtime cri);
+                         Hearth starts none and writes no configuration: that containerd needs
+                         its CRI plugin enabled, a CNI network for the node's pod CIDR, its
+                         sandbox image pullable, and registry mirrors for offline images
 `;
 
 async function main(argv: string[]): Promise<void> {

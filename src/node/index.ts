@@ -8,10 +8,19 @@
  */
 export { NodeAgent, podsOf } from "./agent.js";
 export {
+  bridgeName,
   type ContainerdOptions,
   ContainerdSupervisor,
   checkCanRun,
+  checkPodCidrFree,
   containerdLayout,
+  DEFAULT_CRI_POD_CIDR,
+  mirrorPathOf,
+  parsePodCidr,
+  removePodNetwork,
+  SANDBOX_IMAGE,
+  writePodNetwork,
+  writeRegistryHosts,
 } from "./containerd/index.js";
 export {
   type ContainerConfig,

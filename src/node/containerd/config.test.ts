@@ -24,6 +24,7 @@ test("the config puts root, state, sockets, runc roots, CNI and registry dirs un
     'runtime_type = "io.containerd.runc.v2"',
     "SystemdCgroup = false",
     "restrict_oom_score_adj = true",
+    "netns_mounts_under_state_dir = true",
     'stream_server_address = "127.0.0.1"',
   ])
     assert.ok(lines.includes(want), `missing line: ${want}`);

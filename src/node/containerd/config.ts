@@ -2,8 +2,10 @@
  * Renders the configuration (version 2 TOML) of a Hearth's own containerd:
  * root, state and sockets from the layout; the CRI plugin on the overlayfs
  * snapshotter with runc as its one runtime (cgroupfs, `SystemdCgroup =
- * false`: no systemd here, cgroups v1); CNI directories under DIR; the
- * sandbox ("pause") image, which must exist locally; the stream server on
+ * false`: no systemd here, cgroups v1); CNI directories under DIR (cni.ts
+ * writes the pod network there) and sandboxes' network namespaces under its
+ * state; registry hosts under DIR (registry-hosts.ts); the sandbox ("pause")
+ * image, pulled through those hosts when absent; the stream server on
  * 127.0.0.1 on a free port; no debug or metrics socket. The snapshotters this
  * machine cannot use are disabled; the legacy v1 runtime cannot be (1.6's
  * tasks service requires it), so its runc root is moved under DIR too:
@@ -83,6 +85,8 @@ export function renderContainerdConfig(
     '  stream_server_address = "127.0.0.1"',
     '  stream_server_port = "0"',
     "  enable_selinux = false",
+    // Sandboxes' network namespaces under DIR's state, not the host-wide /run/netns.
+    "  netns_mounts_under_state_dir = true",
     // Without it, CRI gives each sandbox oom_score_adj -998, which runc cannot
     // set where root lacks CAP_SYS_RESOURCE (this VM): every RunPodSandbox fails.
     "  restrict_oom_score_adj = true",

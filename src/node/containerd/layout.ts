@@ -5,8 +5,9 @@
  *   DIR/containerd/config.toml     the configuration this supervisor writes
  *   DIR/containerd/root/           containerd's root (content, snapshots, metadata)
  *   DIR/containerd/state/          its state (task bundles, CRI sandboxes' shm, runc's root)
- *   DIR/containerd/cni/net.d/      CNI network configurations (none yet)
- *   DIR/containerd/certs.d/        registry hosts configuration (none yet)
+ *   DIR/containerd/cni/net.d/      the pod network's CNI conflist (cni.ts)
+ *   DIR/containerd/cni/ipam/       host-local IPAM's leases (instead of /var/lib/cni)
+ *   DIR/containerd/certs.d/        registry hosts configuration (registry-hosts.ts)
  *   DIR/containerd/containerd.log  its stdout and stderr
  *   DIR/containerd/containerd.pid  the pid and start time of the process serving the socket
  *   DIR/containerd/c.sock          the gRPC socket (and c.sock.ttrpc)
@@ -37,6 +38,8 @@ export interface ContainerdLayout {
   /** containerd's plugin `opt` directory (instead of /opt/containerd). */
   opt: string;
   cniConfDir: string;
+  /** host-local IPAM's `dataDir`: one file per leased pod address. */
+  cniIpamDir: string;
   /** CNI plugin programs: Debian's containernetworking-plugins, read-only, nothing of ours. */
   cniBinDir: string;
   registryConfigDir: string;
@@ -69,6 +72,7 @@ export function containerdLayout(dataDir: string): ContainerdLayout {
     runcV1Root: join(dir, "state", "runc-v1"),
     opt: join(dir, "opt"),
     cniConfDir: join(dir, "cni", "net.d"),
+    cniIpamDir: join(dir, "cni", "ipam"),
     cniBinDir: DEBIAN_CNI_BIN_DIR,
     registryConfigDir: join(dir, "certs.d"),
     log: join(dir, "containerd.log"),

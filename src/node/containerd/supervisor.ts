@@ -17,9 +17,10 @@
  * removes them — stopping pods first is the node agent's job.
  *
  * Needs root (mounts, namespaces, cgroups); without it `start` fails with a
- * message saying so. Container images are not its business: the sandbox
- * image named in the options must already be in containerd's `k8s.io`
- * namespace.
+ * message saying so. Container images and the pod network are not its
+ * business: the sandbox image named in the options must be in containerd's
+ * `k8s.io` namespace or pullable through the registry hosts
+ * (registry-hosts.ts), and the CNI conflist (cni.ts) is written before start.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -41,7 +42,7 @@ export interface ContainerdOptions {
   dataDir: string;
   /** Use the containerd already serving this socket; start none. */
   socket?: string;
-  /** CRI's sandbox ("pause") image; must exist locally. */
+  /** CRI's sandbox ("pause") image; present in `k8s.io` or pullable (CRI pulls it when absent). */
   sandboxImage: string;
   /** Default `containerd` (from PATH). */
   binary?: string;

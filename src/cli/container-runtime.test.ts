@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import { afterEach, test } from "node:test";
+import { parseArgs } from "./args.js";
+import { checkRuntimeCanStart, runtimeChoice, startContainerRuntime } from "./container-runtime.js";
+
+const choice = (...argv: string[]) => runtimeChoice(parseArgs(argv));
+
+test("the runtime is host by default; cri takes a private pod CIDR, 10.88.0.0/24 unless given", () => {
+  assert.deepEqual(choice(), { kind: "host" });
+  assert.deepEqual(choice("--runtime", "host", "--pod-cidr", "127.1.0.0/16"), { kind: "host" });
+  assert.deepEqual(choice("--runtime", "cri"), { kind: "cri", podCIDR: "10.88.0.0/24" });
+  assert.deepEqual(choice("--runtime=cri", "--pod-cidr", "10.90.3.0/24"), {
+    kind: "cri",
+    podCIDR: "10.90.3.0/24",
+  });
+  assert.throws(() => choice("--runtime", "cri", "--pod-cidr", "127.1.0.0/16"), /is loopback/);
+  assert.throws(() => choice("--runtime", "docker"), /--runtime must be host or cri, got "docker"/);
+});
+
+test("--containerd-socket means cri on that socket, and is refused with --runtime host", () => {
+  assert.deepEqual(choice("--containerd-socket", "/run/c.sock"), {
+    kind: "cri",
+    podCIDR: "10.88.0.0/24",
+    socket: "/run/c.sock",
+  });
+  assert.throws(
+    () => choice("--runtime", "host", "--containerd-socket", "/run/c.sock"),
+    /--containerd-socket needs --runtime cri/,
+  );
+});
+
+const realGetuid = process.getuid;
+afterEach(() => {
+  process.getuid = realGetuid;
+});
+
+test("without root, a containerd of its own is refused with what is needed; a given socket is not", async () => {
+  process.getuid = () => 1000;
+  assert.throws(
+    () => checkRuntimeCanStart({ kind: "cri", podCIDR: "10.88.0.0/24" }),
+    /running containers needs root.*socket option/,
+  );
+  await assert.rejects(
+    startContainerRuntime({ kind: "cri", podCIDR: "10.88.0.0/24" }, "/nonexistent/h", () => {}),
+    /needs root/,
+  );
+  checkRuntimeCanStart({ kind: "cri", podCIDR: "10.88.0.0/24", socket: "/run/c.sock" });
+  checkRuntimeCanStart({ kind: "host" });
+  const host = await startContainerRuntime({ kind: "host" }, "/nonexistent/h", () => {});
+  assert.equal(host.cri, undefined);
+  await host.stop();
+});

@@ -1,0 +1,153 @@
+/**
+ * The container runtime of `hearth up` and `hearth node`, from
+ * `--runtime host|cri` and `--containerd-socket PATH`:
+ *
+ * - `host` (the default for now): pods are host processes; nothing runs here.
+ * - `cri` with `--containerd-socket`: the agent uses that containerd's CRI
+ *   socket. Hearth starts nothing and writes no CNI or registry hosts
+ *   configuration: that containerd brings its own (see USAGE in hearth.ts).
+ * - `cri` alone (root only): the local image registry under DIR/registry with
+ *   every image the cache holds published, the pod network's CNI conflist and
+ *   the registry hosts under DIR/containerd, then a ContainerdSupervisor under
+ *   DIR; the agent gets `cri: { socket }`.
+ *
+ * Stop order, once the agent has stopped (and removed its sandboxes):
+ * containerd, then the pod network (only when no sandbox is ready: a bridge
+ * deleted under a kept pod would cut it off), then the registry (the last
+ * thing a pull could need).
+ */
+import {
+  builtSpecs,
+  findSpec,
+  IMAGE_SPECS,
+  type ImageCache,
+  imageCache,
+  type Registry,
+  startRegistry,
+} from "../images/index.js";
+import {
+  ContainerdSupervisor,
+  type CriAgentOptions,
+  CriClient,
+  checkCanRun,
+  checkPodCidrFree,
+  DEFAULT_CRI_POD_CIDR,
+  mirrorPathOf,
+  parsePodCidr,
+  removePodNetwork,
+  SANDBOX_IMAGE,
+  writePodNetwork,
+  writeRegistryHosts,
+} from "../node/index.js";
+import type { ParsedArgs } from "./args.js";
+
+export type RuntimeChoice = { kind: "host" } | { kind: "cri"; podCIDR: string; socket?: string };
+
+/** The runtime flags, checked; `--containerd-socket` alone means `--runtime cri`. */
+export function runtimeChoice(args: ParsedArgs): RuntimeChoice {
+  const socket = args.flags.get("containerd-socket");
+  const kind = args.flags.get("runtime") ?? (socket ? "cri" : "host");
+  if (kind !== "host" && kind !== "cri")
+    throw new Error(`--runtime must be host or cri, got ${JSON.stringify(kind)}`);
+  if (kind === "host") {
+    if (socket) throw new Error("--containerd-socket needs --runtime cri");
+    return { kind };
+  }
+  const podCIDR = parsePodCidr(args.flags.get("pod-cidr") ?? DEFAULT_CRI_POD_CIDR).subnet;
+  return { kind, podCIDR, ...(socket ? { socket } : {}) };
+}
+
+/** Throws the clear refusal (root, the containerd binary) before anything starts. */
+export function checkRuntimeCanStart(choice: RuntimeChoice): void {
+  if (choice.kind === "cri" && choice.socket === undefined) checkCanRun("containerd");
+}
+
+/** A started runtime: what the agent is given, and the stop that follows the agent's. */
+export interface ContainerRuntime {
+  cri?: CriAgentOptions;
+  /** Stops what this started, in order; call once the agent has stopped. */
+  stop(): Promise<void>;
+}
+
+const NONE: ContainerRuntime = { stop: async () => {} };
+
+/**
+ * Publishes every image the cache holds under `library/<name>:<tag>`, and
+ * pause also where containerd asks the mirror for SANDBOX_IMAGE. A cache
+ * without pause is refused: no sandbox could start.
+ */
+export async function publishCachedImages(registry: Registry, cache: ImageCache): Promise<void> {
+  const specs = builtSpecs(cache, IMAGE_SPECS);
+  const pause = findSpec("pause")!;
+  if (!specs.includes(pause))
+    throw new Error(
+      `no pause image in ${cache.layout}: build Hearth's images first (hearth images build, as root; ./hearth does it)`,
+    );
+  for (const spec of specs) await registry.publish(spec, cache);
+  await registry.publish(pause, cache, mirrorPathOf(SANDBOX_IMAGE));
+}
+
+export async function startContainerRuntime(
+  choice: RuntimeChoice,
+  dataDir: string,
+  log: (msg: string, err?: unknown) => void,
+): Promise<ContainerRuntime> {
+  if (choice.kind === "host") return NONE;
+  if (choice.socket !== undefined) {
+    const sup = new ContainerdSupervisor({
+      dataDir,
+      socket: choice.socket,
+      sandboxImage: SANDBOX_IMAGE,
+    });
+    await sup.start(new AbortController().signal);
+    return { cri: { socket: choice.socket }, stop: async () => {} };
+  }
+  checkRuntimeCanStart(choice);
+  const registryStop = new AbortController();
+  const containerdStop = new AbortController();
+  let registry: Registry | undefined;
+  let sup: ContainerdSupervisor | undefined;
+  let up = false;
+  const stop = async () => {
+    if (sup) {
+      const left = up
+        ? await readySandboxes(sup.socket).catch((e: unknown) => {
+            log("cannot list pod sandboxes; keeping the pod network", e);
+            return -1;
+          })
+        : -1;
+      containerdStop.abort();
+      await sup.stopped();
+      if (left === 0) await removePodNetwork(dataDir).catch((e: unknown) => log("pod network", e));
+      else if (left > 0)
+        log(`${left} pod sandbox(es) still running: keeping the pod network of ${dataDir}`);
+    }
+    registryStop.abort();
+    await registry?.stopped;
+  };
+  try {
+    await checkPodCidrFree({ dataDir, podCIDR: choice.podCIDR });
+    registry = await startRegistry({ dataDir, signal: registryStop.signal, log });
+    await publishCachedImages(registry, imageCache());
+    sup = new ContainerdSupervisor({ dataDir, sandboxImage: SANDBOX_IMAGE, log });
+    writePodNetwork({ dataDir, podCIDR: choice.podCIDR });
+    writeRegistryHosts(sup.layout.registryConfigDir, registry.address);
+    await sup.start(containerdStop.signal);
+    up = true;
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  return { cri: { socket: sup.socket }, stop };
+}
+
+/** Sandboxes whose network is still set up (a stopped one has had its CNI DEL). */
+async function readySandboxes(socket: string): Promise<number> {
+  const cri = await CriClient.connect(socket);
+  try {
+    const filter = { state: { state: "SANDBOX_READY" as const } };
+    return (await cri.listPodSandbox(filter, { timeoutMs: 10_000 })).length;
+  } finally {
+    cri.close();
+  }
+}
