@@ -88,7 +88,14 @@ class ServiceRulesReconciler implements TypedReconciler {
     if (said && said !== this.lastSkipped) this.opts.warn?.(`service rules: left out:\n${said}`);
     this.lastSkipped = said;
     if (this.stopped) return;
-    await applyScript(text, nft);
+    await applyScript(text, nft).catch((e: unknown) => {
+      throw new Error(
+        `cannot rebuild the Service rules in table ${this.opts.table}: ${String(e)}`,
+        {
+          cause: e,
+        },
+      );
+    });
   }
 
   private async stop(): Promise<void> {
