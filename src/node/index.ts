@@ -4,7 +4,8 @@
  * and logs, and adopts them after its own restart; and the service proxy that
  * forwards each Service's ClusterIP:port to its ready endpoints. See
  * docs/node-agent.md and docs/services-and-scheduling.md. Not wired yet: the
- * CRI client and the containerd supervisor pods will run on (issue 14).
+ * CRI client and the containerd supervisor pods will run on, and the Service
+ * rules in nftables that will replace the userspace proxy (issue 14).
  */
 export { NodeAgent, podsOf } from "./agent.js";
 export {
@@ -30,6 +31,18 @@ export {
 } from "./cri/index.js";
 export { DEFAULT_IMAGE_TABLE, HEARTH_ROOT, ImageTable } from "./image-table.js";
 export { type LogLookup, LogServer, type LogTarget } from "./log-server.js";
+export {
+  applyScript,
+  deleteTable,
+  NftError,
+  registerServiceRules,
+  renderRuleset,
+  type ServiceRulesOptions,
+  startServiceRules,
+  tableContents,
+  tableExists,
+  tableNameFor,
+} from "./nft/index.js";
 export { type AgentOptions, type CriAgentOptions, DEFAULT_POD_CIDR } from "./options.js";
 export { loadState, PodDirs, type PodState } from "./pod-state.js";
 export { isRunning, readStat, signalGroup } from "./proc.js";

@@ -1,0 +1,122 @@
+/**
+ * The Service rules of a node in the kernel, in the place of the userspace
+ * proxy: one controller on a Manager watches Services and the labelled
+ * EndpointSlices through the shared cache and, on any change, rebuilds the
+ * whole table from the cache in one nft transaction. Every event maps to one
+ * request key, so a burst of changes queued while a rebuild runs makes one
+ * rebuild more, not one per event; a failed rebuild is retried by the runtime
+ * with back-off. When the Manager stops, the table is deleted (after a rebuild
+ * still in flight), so a clean stop leaves no rule behind.
+ */
+import { createHash } from "node:crypto";
+import { resolve } from "node:path";
+import type { Client } from "../../client/index.js";
+import {
+  type Cache,
+  type Manager,
+  onStop,
+  type ReconcileContext,
+  runOnOwnManager,
+  type TypedReconciler,
+} from "../../runtime/index.js";
+import { applyScript, deleteTable, tableContents } from "./nft.js";
+import { renderRuleset } from "./ruleset.js";
+import { type EndpointSliceObject, SERVICE_NAME_LABEL, type ServiceObject } from "./types.js";
+
+const SERVICE = { apiVersion: "v1", kind: "Service" };
+const ENDPOINT_SLICE = { apiVersion: "discovery.k8s.io/v1", kind: "EndpointSlice" };
+/** Only slices that name their Service are of use; the server filters the rest. */
+const SLICES = { scope: { labelSelector: SERVICE_NAME_LABEL } };
+/** The one request: the table is rebuilt whole, whatever changed. */
+const TABLE = { name: "table" };
+
+export interface ServiceRulesOptions {
+  /** The nftables table (`ip <table>`), one per Hearth: see `tableNameFor`. */
+  table: string;
+  podCIDR: string;
+  serviceCIDR?: string;
+  nodeIPs: string[];
+  nodeName?: string;
+  /** The nft binary (default `nft` on PATH). */
+  nft?: string;
+  /** Told of objects left out of the rules (invalid addresses, names, ports). */
+  warn?(msg: string): void;
+}
+
+/** The table of the Hearth whose data directory is `dataDir`: `hearth-<8 hex>`. */
+export function tableNameFor(dataDir: string): string {
+  return `hearth-${createHash("sha256").update(resolve(dataDir)).digest("hex").slice(0, 8)}`;
+}
+
+class ServiceRulesReconciler implements TypedReconciler {
+  private cache: Cache | undefined;
+  /** The rebuild running now, awaited before the table is deleted at stop. */
+  private running: Promise<void> = Promise.resolve();
+  private stopped = false;
+  private lastSkipped = "";
+
+  constructor(private readonly opts: ServiceRulesOptions) {}
+
+  register(manager: Manager): void {
+    this.cache = manager.cache;
+    manager
+      .controller("service-rules")
+      .watches(SERVICE, () => [TABLE])
+      .watches(ENDPOINT_SLICE, () => [TABLE], SLICES)
+      .complete(this);
+    manager.add(onStop(() => this.stop()));
+  }
+
+  async reconcile(_req: unknown, ctx: ReconcileContext): Promise<void> {
+    const cache = this.cache;
+    if (!cache) throw new Error("service rules: reconcile before register");
+    if (this.stopped) return;
+    const run = this.rebuild(cache, ctx.signal);
+    this.running = run.catch(() => {});
+    await run;
+  }
+
+  private async rebuild(cache: Cache, signal: AbortSignal): Promise<void> {
+    const services = (await cache.list<ServiceObject>(SERVICE, { noCopy: true })).items;
+    const slices = (
+      await cache.list<EndpointSliceObject>(ENDPOINT_SLICE, { ...SLICES, noCopy: true })
+    ).items;
+    const nft = { ...(this.opts.nft ? { nft: this.opts.nft } : {}), signal };
+    const existing = await tableContents(this.opts.table, nft);
+    const { text, skipped } = renderRuleset(this.opts.table, services, slices, this.opts, existing);
+    const said = skipped.join("\n");
+    if (said && said !== this.lastSkipped) this.opts.warn?.(`service rules: left out:\n${said}`);
+    this.lastSkipped = said;
+    if (this.stopped) return;
+    await applyScript(text, nft).catch((e: unknown) => {
+      throw new Error(
+        `cannot rebuild the Service rules in table ${this.opts.table}: ${String(e)}`,
+        {
+          cause: e,
+        },
+      );
+    });
+  }
+
+  private async stop(): Promise<void> {
+    this.stopped = true;
+    await this.running;
+    await deleteTable(this.opts.table, this.opts.nft ? { nft: this.opts.nft } : {});
+  }
+}
+
+/** Keeps the Service rules on `manager` (the node agent's); the table goes when the Manager stops. */
+export function registerServiceRules(manager: Manager, opts: ServiceRulesOptions): void {
+  new ServiceRulesReconciler(opts).register(manager);
+}
+
+/** Keeps the Service rules on a Manager of their own until `signal` aborts; resolves once the table is gone. */
+export function startServiceRules(
+  client: Client,
+  signal: AbortSignal,
+  opts: ServiceRulesOptions & { log?(msg: string, err?: unknown): void },
+): Promise<void> {
+  return runOnOwnManager(client, signal, (m) => registerServiceRules(m, opts), {
+    ...(opts.log ? { log: opts.log } : {}),
+  });
+}
