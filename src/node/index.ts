@@ -20,7 +20,7 @@ export {
   type PodSandboxConfig,
 } from "./cri/index.js";
 export { DEFAULT_IMAGE_TABLE, HEARTH_ROOT, ImageTable } from "./image-table.js";
-export { type LogLookup, LogServer, type LogTarget } from "./log-server.js";
+export { type LogFormat, type LogLookup, LogServer, type LogTarget } from "./log-server.js";
 export { type AgentOptions, type CriAgentOptions, DEFAULT_POD_CIDR } from "./options.js";
 export { loadState, PodDirs, type PodState } from "./pod-state.js";
 export { isRunning, readStat, signalGroup } from "./proc.js";

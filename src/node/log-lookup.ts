@@ -33,6 +33,7 @@ export function logLookup(workers: Map<string, PodWorker>, dirs: PodDirs): LogLo
     return {
       ok: true,
       file: dirs.log(worker.uid, container, run.attempt),
+      format: "raw",
       done: () => run.exit !== undefined || worker.state.containers[container]?.current !== run,
     };
   };
