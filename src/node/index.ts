@@ -19,6 +19,7 @@ export {
   CriError,
   type PodSandboxConfig,
 } from "./cri/index.js";
+export { readCriLog } from "./cri-log.js";
 export { DEFAULT_IMAGE_TABLE, HEARTH_ROOT, ImageTable } from "./image-table.js";
 export { type LogFormat, type LogLookup, LogServer, type LogTarget } from "./log-server.js";
 export { type AgentOptions, type CriAgentOptions, DEFAULT_POD_CIDR } from "./options.js";
