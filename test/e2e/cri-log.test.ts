@@ -55,7 +55,10 @@ const STDERR = ["err-1", seq(6000, ","), "err-2"];
 function byStream(text: string): { stdout: string[]; stderr: string[] } {
   const lines = text.endsWith("\n") ? text.slice(0, -1).split("\n") : text.split("\n");
   for (const l of lines)
-    assert.ok(STDOUT.includes(l) || STDERR.includes(l), `a line the container printed: ${l.slice(0, 80)}`);
+    assert.ok(
+      STDOUT.includes(l) || STDERR.includes(l),
+      `a line the container printed: ${l.slice(0, 80)}`,
+    );
   return {
     stdout: lines.filter((l) => STDOUT.includes(l)),
     stderr: lines.filter((l) => STDERR.includes(l)),
