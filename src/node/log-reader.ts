@@ -97,7 +97,7 @@ export function readLog(
   }
   let lines = splitLines(buf, 0);
   const since = sinceOf(opts, now);
-  const samples = opts.timestamps || since !== undefined ? readIndex(file) : [];
+  const samples = opts.timestamps || opts.sinceSeconds || opts.sinceTime ? readIndex(file) : [];
   const stamp = now.toISOString();
   if (since !== undefined) {
     lines = lines.filter((l) => Date.parse(timeOf(samples, l.end, stamp)) >= since);
