@@ -80,6 +80,7 @@ describe("CRI logs written by containerd", { skip: skipReason() }, () => {
     let cleaned: string[] = [];
     const abort = new AbortController();
     let cri: CriClient | undefined;
+    let sandboxId: string | undefined;
     try {
       const sup = new ContainerdSupervisor({
         dataDir: join(tmp, "data"),
@@ -96,7 +97,7 @@ describe("CRI logs written by containerd", { skip: skipReason() }, () => {
         logDirectory: logs,
         linux: { securityContext: { namespaceOptions: { network: "NODE" as const } } },
       };
-      const sandboxId = await cri.runPodSandbox(config, call);
+      sandboxId = await cri.runPodSandbox(config, call);
       const id = await cri.createContainer(
         sandboxId,
         {
@@ -148,12 +149,18 @@ describe("CRI logs written by containerd", { skip: skipReason() }, () => {
       await cri.removeContainer(id, call);
       await cri.stopPodSandbox(sandboxId, call);
       await cri.removePodSandbox(sandboxId, call);
+      sandboxId = undefined;
       cri.close();
       cri = undefined;
       abort.abort();
       await sup.stopped();
       assert.deepEqual(mountsUnder(tmp), [], "nothing mounted under the test's directory");
     } finally {
+      // A failed test still takes its sandbox down, or its pause process outlives containerd.
+      if (cri && sandboxId) {
+        await cri.stopPodSandbox(sandboxId, call).catch(() => {});
+        await cri.removePodSandbox(sandboxId, call).catch(() => {});
+      }
       cri?.close();
       abort.abort();
       const l = containerdLayout(join(tmp, "data"));
