@@ -29,8 +29,9 @@ export {
   CriError,
   type PodSandboxConfig,
 } from "./cri/index.js";
+export { readCriLog } from "./cri-log.js";
 export { DEFAULT_IMAGE_TABLE, HEARTH_ROOT, ImageTable } from "./image-table.js";
-export { type LogLookup, LogServer, type LogTarget } from "./log-server.js";
+export { type LogFormat, type LogLookup, LogServer, type LogTarget } from "./log-server.js";
 export {
   applyScript,
   deleteTable,

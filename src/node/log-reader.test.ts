@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { readIndex, sampleLog, timeOf } from "./log-index.js";
-import { readFrom, readLog } from "./log-reader.js";
+import { readFrom, readLog, readRawLog } from "./log-reader.js";
 
 describe("container logs", () => {
   const dir = mkdtempSync(join(tmpdir(), "hearth-logs-"));
@@ -34,6 +34,9 @@ describe("container logs", () => {
       "2025-01-01T00:00:00.000Z early\n2025-01-01T00:01:00.000Z late\n",
     );
     assert.equal(readLog(file, { sinceSeconds: 60 }, now).text, "late\n");
+    const sinceTime = new Date("2025-01-01T00:00:30.000Z");
+    assert.equal(readLog(file, { sinceTime }, now).text, "late\n");
+    assert.equal(readLog(file, { sinceSeconds: 120, sinceTime }, now).text, "late\n");
     assert.equal(timeOf(readIndex(file), 999, "later"), "later");
   });
 
@@ -45,5 +48,15 @@ describe("container logs", () => {
     const next = readFrom(file, first.offset, {});
     assert.equal(next.text, "b\nc\n");
     assert.deepEqual(readFrom(file, next.offset, {}), { text: "", offset: next.offset });
+  });
+
+  it("reads on where the last read ended, without tail or limit", () => {
+    const file = join(dir, "3.log");
+    writeFileSync(file, "a\nb\n");
+    const read = readRawLog(file, { tailLines: 1, limitBytes: 1, follow: true });
+    assert.equal(read.text, "b");
+    appendFileSync(file, "long line\nhalf");
+    assert.equal(read.more(false), "long line\nhalf", "a raw log has no record to wait for");
+    assert.equal(read.more(true), "");
   });
 });

@@ -1,8 +1,10 @@
 /**
- * Reading a container's log file as the kubelet serves it: whole, its last
- * `tailLines` lines, at most `limitBytes`, lines since a time, each line
- * prefixed with its RFC 3339 time (`timestamps`), and following the file as it
- * grows until the run is over (`follow`).
+ * Reading a container's raw log file (what a bwrap run writes: its stdout and
+ * stderr as they come) as the kubelet serves it: whole, its last `tailLines`
+ * lines, at most `limitBytes`, lines since a time, each line prefixed with its
+ * RFC 3339 time (`timestamps`), and following the file as it grows until the
+ * run is over (`follow`). Also the options and the read shared with the CRI
+ * format's reader (cri-log.ts).
  */
 import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { readIndex, type Sample, timeOf } from "./log-index.js";
@@ -11,7 +13,48 @@ export interface LogOptions {
   tailLines?: number;
   limitBytes?: number;
   sinceSeconds?: number;
+  sinceTime?: Date;
   timestamps?: boolean;
+  /** The read will be followed: a reader that can tell leaves an unfinished line for later. */
+  follow?: boolean;
+}
+
+/** A first read of a log as the options select it, and then what was appended to it. */
+export interface LogRead {
+  text: string;
+  /**
+   * The text appended since the last read, with `timestamps` only (tail, limit
+   * and since select the first read). `final` once the run is over: what is
+   * left unfinished will not be finished, so it is read as it is.
+   */
+  more(final: boolean): string;
+}
+
+/** The earliest time (ms) a line may have to be read: the later of `sinceSeconds` and `sinceTime`, as kubelet's NewLogOptions. */
+export function sinceOf(opts: LogOptions, now: Date): number | undefined {
+  const bySeconds =
+    opts.sinceSeconds !== undefined ? now.getTime() - opts.sinceSeconds * 1000 : undefined;
+  const byTime = opts.sinceTime?.getTime();
+  if (bySeconds === undefined) return byTime;
+  return byTime === undefined ? bySeconds : Math.max(bySeconds, byTime);
+}
+
+/** The bytes of `file` after `offset` (none when it is missing or not longer). */
+export function readAfter(file: string, offset: number): Buffer {
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch {
+    return Buffer.alloc(0);
+  }
+  if (size <= offset) return Buffer.alloc(0);
+  const fd = openSync(file, "r");
+  try {
+    const buf = Buffer.alloc(size - offset);
+    return buf.subarray(0, readSync(fd, buf, 0, buf.length, offset));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 interface Line {
@@ -53,10 +96,10 @@ export function readLog(
     return { text: "", offset: 0 };
   }
   let lines = splitLines(buf, 0);
-  const samples = opts.timestamps || opts.sinceSeconds ? readIndex(file) : [];
+  const since = sinceOf(opts, now);
+  const samples = opts.timestamps || opts.sinceSeconds || opts.sinceTime ? readIndex(file) : [];
   const stamp = now.toISOString();
-  if (opts.sinceSeconds !== undefined) {
-    const since = now.getTime() - opts.sinceSeconds * 1000;
+  if (since !== undefined) {
     lines = lines.filter((l) => Date.parse(timeOf(samples, l.end, stamp)) >= since);
   }
   if (opts.tailLines !== undefined)
@@ -73,24 +116,27 @@ export function readFrom(
   offset: number,
   opts: LogOptions,
 ): { text: string; offset: number } {
-  let size: number;
-  try {
-    size = statSync(file).size;
-  } catch {
-    return { text: "", offset };
-  }
-  if (size <= offset) return { text: "", offset };
-  const fd = openSync(file, "r");
-  try {
-    const buf = Buffer.alloc(size - offset);
-    const n = readSync(fd, buf, 0, buf.length, offset);
-    const lines = splitLines(buf.subarray(0, n), offset);
-    const stamp = new Date().toISOString();
-    return {
-      text: render(lines, opts.timestamps ? readIndex(file) : [], opts, stamp),
-      offset: offset + n,
-    };
-  } finally {
-    closeSync(fd);
-  }
+  const buf = readAfter(file, offset);
+  if (buf.length === 0) return { text: "", offset };
+  const lines = splitLines(buf, offset);
+  const stamp = new Date().toISOString();
+  return {
+    text: render(lines, opts.timestamps ? readIndex(file) : [], opts, stamp),
+    offset: offset + buf.length,
+  };
+}
+
+/** `readLog`, then `readFrom` where the last read ended (a raw log has no unfinished lines to hold back). */
+export function readRawLog(file: string, opts: LogOptions, now = new Date()): LogRead {
+  const first = readLog(file, opts, now);
+  let offset = first.offset;
+  const follow: LogOptions = opts.timestamps ? { timestamps: true } : {};
+  return {
+    text: first.text,
+    more() {
+      const next = readFrom(file, offset, follow);
+      offset = next.offset;
+      return next.text;
+    },
+  };
 }

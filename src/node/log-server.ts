@@ -2,22 +2,35 @@
  * The agent's HTTP endpoint for container logs, which the apiserver proxies
  * `pods/log` to: `GET /containerLogs/<namespace>/<pod>/<container>` with
  * `follow`, `previous`, `tailLines`, `limitBytes`, `sinceSeconds`,
- * `timestamps`, as the kubelet serves it. It listens on 127.0.0.1 only and
+ * `sinceTime`, `timestamps`, as the kubelet serves it. A log is read by the
+ * reader of its format: "raw" (a bwrap run's own output, log-reader.ts) or
+ * "cri" (the records a CRI runtime writes, cri-log.ts). It listens on 127.0.0.1 only and
  * wants the bearer token the agent publishes in its Node's annotations (which
  * only those who may read Nodes can see). Errors are `Status` objects.
  */
 import { timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { type LogOptions, readFrom, readLog } from "./log-reader.js";
+import { readCriLog } from "./cri-log.js";
+import { type LogOptions, type LogRead, readRawLog } from "./log-reader.js";
+
+export type LogFormat = "raw" | "cri";
 
 export type LogTarget =
   | {
       ok: true;
-      file: string /** True once the run has ended (then follow stops at the end). */;
+      file: string;
+      /** How the file is written; "raw" when not given. */
+      format?: LogFormat;
+      /** True once the run has ended (then follow stops at the end). */
       done(): boolean;
     }
   | { ok: false; code: number; message: string };
+
+const READERS: Record<LogFormat, (file: string, opts: LogOptions) => LogRead> = {
+  raw: readRawLog,
+  cri: readCriLog,
+};
 
 export type LogLookup = (
   namespace: string,
@@ -57,15 +70,25 @@ function authorized(req: http.IncomingMessage, token: string): boolean {
   return got.length === want.length && timingSafeEqual(got, want);
 }
 
-function options(q: URLSearchParams): LogOptions {
+/** The options of a query, or why they are not valid. */
+function options(q: URLSearchParams): LogOptions | string {
   const num = (k: string) => (q.get(k) !== null ? Number(q.get(k)) : undefined);
-  const out: LogOptions = { timestamps: q.get("timestamps") === "true" };
+  const out: LogOptions = {
+    timestamps: q.get("timestamps") === "true",
+    follow: q.get("follow") === "true",
+  };
   const tail = num("tailLines");
   const limit = num("limitBytes");
   const since = num("sinceSeconds");
+  const sinceTime = q.get("sinceTime");
   if (tail !== undefined) out.tailLines = tail;
   if (limit !== undefined) out.limitBytes = limit;
   if (since !== undefined) out.sinceSeconds = since;
+  if (sinceTime !== null) {
+    out.sinceTime = new Date(sinceTime);
+    if (Number.isNaN(out.sinceTime.getTime()))
+      return `sinceTime: ${JSON.stringify(sinceTime)} is not an RFC 3339 time`;
+  }
   return out;
 }
 
@@ -117,27 +140,24 @@ export class LogServer {
       return;
     }
     const opts = options(url.searchParams);
-    const first = readLog(target.file, opts);
+    if (typeof opts === "string") {
+      status(res, 400, opts);
+      return;
+    }
+    const read = READERS[target.format ?? "raw"](target.file, opts);
     res.writeHead(200, { "Content-Type": "text/plain", "Cache-Control": "no-cache" });
-    if (url.searchParams.get("follow") !== "true") {
-      res.end(first.text);
+    if (!opts.follow) {
+      res.end(read.text);
       return;
     }
     res.flushHeaders();
-    if (first.text) res.write(first.text);
-    this.follow(
-      target,
-      first.offset,
-      { ...(opts.timestamps ? { timestamps: true } : {}) },
-      res,
-      signal,
-    );
+    if (read.text) res.write(read.text);
+    this.follow(target, read, res, signal);
   }
 
   private follow(
     target: Extract<LogTarget, { ok: true }>,
-    offset: number,
-    opts: LogOptions,
+    read: LogRead,
     res: http.ServerResponse,
     signal: AbortSignal,
   ): void {
@@ -148,9 +168,8 @@ export class LogServer {
     const tick = () => {
       if (closed || signal.aborted) return void res.end();
       const done = target.done();
-      const next = readFrom(target.file, offset, opts);
-      offset = next.offset;
-      if (next.text) res.write(next.text);
+      const text = read.more(done);
+      if (text) res.write(text);
       if (done) return void res.end();
       setTimeout(tick, this.followPollMs).unref();
     };

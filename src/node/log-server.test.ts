@@ -1,0 +1,111 @@
+import assert from "node:assert/strict";
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { waitFor } from "../../test/support/hearth-process.js";
+import { type LogFormat, LogServer } from "./log-server.js";
+
+const TOKEN = "log-token";
+
+interface Reply {
+  status: number;
+  text: string;
+  ended: boolean;
+}
+
+/** GETs `path`; the reply fills in as the body streams. */
+function get(port: number, path: string): { reply: Reply; done: Promise<Reply> } {
+  const reply: Reply = { status: 0, text: "", ended: false };
+  const done = new Promise<Reply>((resolve, reject) => {
+    const req = http.get(
+      { host: "127.0.0.1", port, path, headers: { authorization: `Bearer ${TOKEN}` } },
+      (res) => {
+        reply.status = res.statusCode ?? 0;
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          reply.text += chunk;
+        });
+        res.on("end", () => {
+          reply.ended = true;
+          resolve(reply);
+        });
+      },
+    );
+    req.on("error", reject);
+  });
+  return { reply, done };
+}
+
+describe("log server", () => {
+  const dir = mkdtempSync(join(tmpdir(), "hearth-log-server-"));
+  const stop = new AbortController();
+  const files: Record<string, { file: string; format?: LogFormat }> = {
+    cri: { file: join(dir, "cri.log"), format: "cri" },
+    plain: { file: join(dir, "cri.log") },
+  };
+  let runDone = false;
+  let port = 0;
+  before(async () => {
+    const server = new LogServer(
+      (_ns, pod) => {
+        const target = files[pod];
+        return target
+          ? { ok: true, ...target, done: () => runDone }
+          : { ok: false, code: 404, message: `pod "${pod}" not found` };
+      },
+      TOKEN,
+      10,
+    );
+    port = await server.start(stop.signal);
+  });
+  after(() => {
+    stop.abort();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const CRI =
+    "2025-01-01T00:00:01Z stdout P hel\n" +
+    "2025-01-01T00:00:02Z stderr F oops\n" +
+    "2025-01-01T00:00:03Z stdout F lo\n";
+
+  it("reads a log by its target's format, raw when none is given", async () => {
+    writeFileSync(files.cri!.file, CRI);
+    const cri = await get(port, "/containerLogs/ns/cri/c").done;
+    assert.deepEqual([cri.status, cri.text], [200, "oops\nhello\n"]);
+    const stamped = await get(port, "/containerLogs/ns/cri/c?timestamps=true&tailLines=1").done;
+    assert.equal(stamped.text, "2025-01-01T00:00:01.000000000Z hello\n");
+    const since = await get(port, "/containerLogs/ns/cri/c?sinceTime=2025-01-01T00:00:02Z").done;
+    assert.equal(since.text, "oops\n");
+    const raw = await get(port, "/containerLogs/ns/plain/c").done;
+    assert.equal(raw.text, CRI, "a target without a format is a raw log");
+  });
+
+  it("keeps its answers to bad requests", async () => {
+    const missing = await get(port, "/containerLogs/ns/nope/c").done;
+    assert.equal(missing.status, 404);
+    assert.match(missing.text, /pod \\"nope\\" not found/);
+    const bad = await get(port, "/containerLogs/ns/cri/c?sinceTime=yesterday").done;
+    assert.equal(bad.status, 400);
+    assert.equal(JSON.parse(bad.text).reason, "BadRequest");
+    assert.match(bad.text, /sinceTime/);
+  });
+
+  it("follows a CRI log, holding an unfinished line back until it ends or the run does", async () => {
+    writeFileSync(files.cri!.file, `${CRI}2025-01-01T00:00:04Z stdout P wor`);
+    runDone = false;
+    const { reply, done } = get(port, "/containerLogs/ns/cri/c?follow=true");
+    await waitFor("the first read", () => reply.text === "oops\nhello\n");
+    // stdout's line is still open when stderr's next line is served.
+    appendFileSync(files.cri!.file, "ld\n2025-01-01T00:00:05Z stderr F mid\n");
+    await waitFor("stderr's line", () => reply.text.includes("mid"));
+    assert.equal(reply.text, "oops\nhello\nmid\n");
+    appendFileSync(files.cri!.file, "2025-01-01T00:00:06Z stdout F !\n");
+    await waitFor("stdout's line, finished", () => reply.text.endsWith("world!\n"));
+    appendFileSync(files.cri!.file, "2025-01-01T00:00:07Z stderr P to be cut");
+    runDone = true;
+    const end = await done;
+    assert.equal(end.text, "oops\nhello\nmid\nworld!\nto be cut", "the run is over: read as it is");
+  });
+});
