@@ -5,14 +5,18 @@ import { checkRuntimeCanStart, runtimeChoice, startContainerRuntime } from "./co
 
 const choice = (...argv: string[]) => runtimeChoice(parseArgs(argv));
 
-test("the runtime is host by default; cri takes a private pod CIDR, 10.88.0.0/24 unless given", () => {
+test("the runtime is host by default; cri takes a private pod CIDR (10.88.0.0/24) and service CIDR (10.96.0.0/16) unless given", () => {
   assert.deepEqual(choice(), { kind: "host" });
   assert.deepEqual(choice("--runtime", "host", "--pod-cidr", "127.1.0.0/16"), { kind: "host" });
-  assert.deepEqual(choice("--runtime", "cri"), { kind: "cri", podCIDR: "10.88.0.0/24" });
-  assert.deepEqual(choice("--runtime=cri", "--pod-cidr", "10.90.3.0/24"), {
+  assert.deepEqual(choice("--runtime", "cri"), {
     kind: "cri",
-    podCIDR: "10.90.3.0/24",
+    podCIDR: "10.88.0.0/24",
+    serviceCIDR: "10.96.0.0/16",
   });
+  assert.deepEqual(
+    choice("--runtime=cri", "--pod-cidr", "10.90.3.0/24", "--service-cidr", "10.97.0.0/16"),
+    { kind: "cri", podCIDR: "10.90.3.0/24", serviceCIDR: "10.97.0.0/16" },
+  );
   assert.throws(() => choice("--runtime", "cri", "--pod-cidr", "127.1.0.0/16"), /is loopback/);
   assert.throws(() => choice("--runtime", "docker"), /--runtime must be host or cri, got "docker"/);
 });
@@ -21,6 +25,7 @@ test("--containerd-socket means cri on that socket, and is refused with --runtim
   assert.deepEqual(choice("--containerd-socket", "/run/c.sock"), {
     kind: "cri",
     podCIDR: "10.88.0.0/24",
+    serviceCIDR: "10.96.0.0/16",
     socket: "/run/c.sock",
   });
   assert.throws(
@@ -37,14 +42,24 @@ afterEach(() => {
 test("without root, a containerd of its own is refused with what is needed; a given socket is not", async () => {
   process.getuid = () => 1000;
   assert.throws(
-    () => checkRuntimeCanStart({ kind: "cri", podCIDR: "10.88.0.0/24" }),
+    () =>
+      checkRuntimeCanStart({ kind: "cri", podCIDR: "10.88.0.0/24", serviceCIDR: "10.96.0.0/16" }),
     /running containers needs root.*socket option/,
   );
   await assert.rejects(
-    startContainerRuntime({ kind: "cri", podCIDR: "10.88.0.0/24" }, "/nonexistent/h", () => {}),
+    startContainerRuntime(
+      { kind: "cri", podCIDR: "10.88.0.0/24", serviceCIDR: "10.96.0.0/16" },
+      "/nonexistent/h",
+      () => {},
+    ),
     /needs root/,
   );
-  checkRuntimeCanStart({ kind: "cri", podCIDR: "10.88.0.0/24", socket: "/run/c.sock" });
+  checkRuntimeCanStart({
+    kind: "cri",
+    podCIDR: "10.88.0.0/24",
+    serviceCIDR: "10.96.0.0/16",
+    socket: "/run/c.sock",
+  });
   checkRuntimeCanStart({ kind: "host" });
   const host = await startContainerRuntime({ kind: "host" }, "/nonexistent/h", () => {});
   assert.equal(host.cri, undefined);

@@ -41,7 +41,16 @@ import {
 } from "../node/index.js";
 import type { ParsedArgs } from "./args.js";
 
-export type RuntimeChoice = { kind: "host" } | { kind: "cri"; podCIDR: string; socket?: string };
+export type RuntimeChoice =
+  | { kind: "host" }
+  | { kind: "cri"; podCIDR: string; serviceCIDR: string; socket?: string };
+
+/**
+ * The Service CIDR with the CRI runtime: ClusterIPs that pods in their own
+ * network namespaces can reach (the host runtime's loopback range cannot be
+ * DNATed for them). Two Hearths on one machine need different ones.
+ */
+export const DEFAULT_CRI_SERVICE_CIDR = "10.96.0.0/16";
 
 /** The runtime flags, checked; `--containerd-socket` alone means `--runtime cri`. */
 export function runtimeChoice(args: ParsedArgs): RuntimeChoice {
@@ -54,7 +63,8 @@ export function runtimeChoice(args: ParsedArgs): RuntimeChoice {
     return { kind };
   }
   const podCIDR = parsePodCidr(args.flags.get("pod-cidr") ?? DEFAULT_CRI_POD_CIDR).subnet;
-  return { kind, podCIDR, ...(socket ? { socket } : {}) };
+  const serviceCIDR = args.flags.get("service-cidr") ?? DEFAULT_CRI_SERVICE_CIDR;
+  return { kind, podCIDR, serviceCIDR, ...(socket ? { socket } : {}) };
 }
 
 /** Throws the clear refusal (root, the containerd binary) before anything starts. */

@@ -11,15 +11,19 @@
  * the local registry, the pod network) is container-runtime.ts's.
  */
 import { mkdirSync } from "node:fs";
+import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { pino } from "pino";
 import { type Client, clientFromKubeconfig } from "../client/index.js";
 import {
   type AgentOptions,
+  bridgeName,
   ImageTable,
   NodeAgent,
   registerServiceProxy,
+  registerServiceRules,
   type ServiceProxy,
+  tableNameFor,
 } from "../node/index.js";
 import { intFlag, type ParsedArgs, parseArgs } from "./args.js";
 import {
@@ -60,10 +64,11 @@ export function agentOptions(
   };
 }
 
-/** A node's agent and its service proxy, both running until their signal aborts. */
+/** A node's agent and its Services (proxy or nftables rules), running until their signal aborts. */
 export interface RunningNode {
   agent: NodeAgent;
-  proxy: Pick<ServiceProxy, "addresses">;
+  /** The userspace proxy of the host runtime (none on CRI: the kernel serves Services). */
+  proxy?: Pick<ServiceProxy, "addresses">;
   /** Resolves once both have stopped (and the pods, unless kept). */
   stopped(): Promise<void>;
 }
@@ -91,12 +96,24 @@ export async function startNodeAgent(
       ...options,
       ...(containers.cri ? { cri: containers.cri } : {}),
     });
-    const proxy = registerServiceProxy(agent.manager);
+    let proxy: Pick<ServiceProxy, "addresses"> | undefined;
+    if (runtime.kind === "cri")
+      registerServiceRules(agent.manager, {
+        table: tableNameFor(options.dataDir),
+        podCIDR: runtime.podCIDR,
+        serviceCIDR: runtime.serviceCIDR,
+        nodeIPs: [],
+        nodeName: options.nodeName ?? hostname().toLowerCase(),
+        // A containerd of its own: the pod network is Hearth's bridge, kept to itself.
+        ...(runtime.socket === undefined ? { podBridge: bridgeName(options.dataDir) } : {}),
+        warn: (msg) => options.log?.(msg),
+      });
+    else proxy = registerServiceProxy(agent.manager);
     await agent.start(signal);
     let stopped: Promise<void> | undefined;
     return {
       agent,
-      proxy,
+      ...(proxy ? { proxy } : {}),
       stopped: () => (stopped ??= agent.stopped().then(() => containers.stop())),
     };
   } catch (e) {

@@ -36,6 +36,8 @@ export async function up(argv: string[]): Promise<void> {
   // Refused before anything listens: flags, and root for a containerd of its own.
   const runtime = runtimeChoice(args);
   checkRuntimeCanStart(runtime);
+  // The apiserver hands out ClusterIPs from the range the node's nftables rules serve.
+  if (runtime.kind === "cri") args.flags.set("service-cidr", runtime.serviceCIDR);
   const ids = platformIdentities();
   const definitions = checkedInDefinitions();
   let platformClient: Client | undefined;

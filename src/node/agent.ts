@@ -123,7 +123,7 @@ export class NodeAgent {
 
     const loops = new AbortController();
     const token = randomBytes(32).toString("hex");
-    const logs = new LogServer(logLookup(this.workers, dirs), token);
+    const logs = new LogServer(logLookup(this.workers, dirs, runtime.logFormat), token);
     let node: Node;
     const facts = { name: o.nodeName, podCIDR: o.podCIDR, port: 0, token };
     try {

@@ -72,6 +72,23 @@ async function check(text: string): Promise<void> {
 }
 
 describe("nftables Service ruleset", () => {
+  it("keeps the pods' forwarded traffic on their bridge: nothing routed off the machine", async () => {
+    const { text } = renderRuleset("t", [web], [webSlice], { ...FACTS, podBridge: "hth0a1b2c3d" });
+    assert.deepEqual(rulesOf(text, "filter-forward").slice(0, 2), [
+      'ip saddr 10.244.0.0/24 oifname != "hth0a1b2c3d" drop',
+      'ip daddr 10.244.0.0/24 iifname != "hth0a1b2c3d" drop',
+    ]);
+    assert.equal(
+      rulesOf(renderRuleset("t", [web], [webSlice], FACTS).text, "filter-forward").length,
+      2,
+    );
+    assert.throws(
+      () => renderRuleset("t", [], [], { ...FACTS, podBridge: 'x" accept; #' }),
+      /invalid bridge name/,
+    );
+    await check(text);
+  });
+
   it("sends a ClusterIP to one of three ready endpoints at random, each DNATed", async () => {
     const { text, skipped } = renderRuleset("t", [web], [webSlice], FACTS);
     assert.deepEqual(skipped, []);

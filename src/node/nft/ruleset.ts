@@ -99,6 +99,13 @@ export function renderRuleset(
   rule("services", "ip daddr . meta l4proto . th dport vmap @services");
   rule("services", "ip daddr @node-ips meta l4proto . th dport vmap @node-ports");
   rule("services", `${LOCAL} meta l4proto . th dport vmap @node-ports`);
+  if (facts.podBridge !== undefined) {
+    if (!/^[A-Za-z0-9_.-]{1,15}$/.test(facts.podBridge))
+      throw new Error(`invalid bridge name ${JSON.stringify(facts.podBridge)}`);
+    const br = `"${facts.podBridge}"`;
+    rule("filter-forward", `ip saddr ${facts.podCIDR} oifname != ${br} drop`);
+    rule("filter-forward", `ip daddr ${facts.podCIDR} iifname != ${br} drop`);
+  }
   for (const c of ["filter-input", "filter-forward", "filter-output"])
     rule(c, "ct state new jump endpoints-check");
   for (const c of ["filter-forward", "filter-output-post-dnat"])

@@ -37,6 +37,8 @@ export interface ServiceRulesOptions {
   serviceCIDR?: string;
   nodeIPs: string[];
   nodeName?: string;
+  /** See NodeFacts.podBridge. */
+  podBridge?: string;
   /** The nft binary (default `nft` on PATH). */
   nft?: string;
   /** Told of objects left out of the rules (invalid addresses, names, ports). */

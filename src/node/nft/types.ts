@@ -44,6 +44,13 @@ export interface NodeFacts {
   serviceCIDR?: string;
   /** This node's name, for `externalTrafficPolicy: Local`. */
   nodeName?: string;
+  /**
+   * The bridge of this node's pods: a forwarded packet from the pod CIDR may
+   * leave only through it, and one to the pod CIDR may come only from it, so
+   * nothing of the pods is routed off the machine (the CNI bridge plugin turns
+   * on IP forwarding, which would otherwise let pod traffic out unNATed).
+   */
+  podBridge?: string;
 }
 
 /** The chains and sets a table holds now, so a rebuild can delete the ones it no longer wants. */
