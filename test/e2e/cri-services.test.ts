@@ -6,15 +6,21 @@
  * (nftables rules in Hearth's own table) answers from the host and from a pod,
  * spreading over all three (each nginx's access log, read with `kubectl
  * logs`, counts its requests; a pod's requests arrive from its own address,
- * not masqueraded). A clean stop leaves no nftables table, bridge or
- * containerd. Skips unless root with containerd and the built images.
+ * not masqueraded), while a pod's packet to an address off the machine is
+ * dropped. A clean stop leaves no nftables table, bridge or containerd. Skips unless root with containerd and the built images.
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { bridgeName, containerdLayout, tableExists, tableNameFor } from "../../src/node/index.js";
+import {
+  bridgeName,
+  containerdLayout,
+  deleteTable,
+  tableExists,
+  tableNameFor,
+} from "../../src/node/index.js";
 import { removeLeftovers } from "../support/containerd-leftovers.js";
 import { criSkipReason } from "../support/cri-node.js";
 import { type Hearth, startHearth, waitFor } from "../support/hearth-process.js";
@@ -45,7 +51,7 @@ spec:
   containers:
   - name: c
     image: "busybox:1.35"
-    command: [sh, -c, 'for i in $(seq 30); do wget -q -O /dev/null http://${ip}/ && echo ok; done']
+    command: [sh, -c, 'for i in $(seq 30); do wget -q -O /dev/null http://${ip}/ && echo ok; done; timeout 3 wget -q -O /dev/null http://198.51.100.7/ || echo blocked']
 `;
 
 async function get(url: string): Promise<number> {
@@ -145,6 +151,21 @@ describe("Services on containers: stock nginx behind a ClusterIP", {
         fromClient += requests.filter((l) => l.startsWith(`${clientIP} `)).length;
       }
       assert.equal(fromClient, 30, "the pod's requests arrive from its own address");
+      // Off the machine (TEST-NET-2, routed by the host's default route if it has one):
+      // the forward rule drops it, and counts it.
+      assert.ok((await h.kubectlOk(["logs", "client"])).includes("blocked"));
+      if (execFileSync("ip", ["route", "show", "default"], { encoding: "utf8" }).trim()) {
+        const chain = execFileSync("nft", ["list", "chain", "ip", table, "filter-forward"], {
+          encoding: "utf8",
+        });
+        const dropped = /ip saddr 10\.236\.0\.0\/24 oifname != "[^"]+" counter packets (\d+)/.exec(
+          chain,
+        );
+        assert.ok(
+          dropped && Number(dropped[1]) > 0,
+          `pod traffic off the machine dropped: ${chain}`,
+        );
+      }
 
       assert.equal(await h.stop(), 0, "a clean stop");
       assert.equal(await tableExists(table), false, "the nftables table is gone");
@@ -152,6 +173,10 @@ describe("Services on containers: stock nginx behind a ClusterIP", {
     } finally {
       await hearth?.cleanup();
       removeLeftovers(tmp, [layout.config, layout.socket, join(dataDir, "registry", "config.yml")]);
+      // What a killed Hearth leaves: its table and its bridge.
+      await deleteTable(table);
+      if (bridgeExists(bridgeName(dataDir)))
+        execFileSync("ip", ["link", "del", bridgeName(dataDir)]);
       rmSync(tmp, { recursive: true, force: true });
     }
   });

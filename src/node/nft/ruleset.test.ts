@@ -75,8 +75,8 @@ describe("nftables Service ruleset", () => {
   it("keeps the pods' forwarded traffic on their bridge: nothing routed off the machine", async () => {
     const { text } = renderRuleset("t", [web], [webSlice], { ...FACTS, podBridge: "hth0a1b2c3d" });
     assert.deepEqual(rulesOf(text, "filter-forward").slice(0, 2), [
-      'ip saddr 10.244.0.0/24 oifname != "hth0a1b2c3d" drop',
-      'ip daddr 10.244.0.0/24 iifname != "hth0a1b2c3d" drop',
+      'ip saddr 10.244.0.0/24 oifname != "hth0a1b2c3d" counter drop',
+      'ip daddr 10.244.0.0/24 iifname != "hth0a1b2c3d" counter drop',
     ]);
     assert.equal(
       rulesOf(renderRuleset("t", [web], [webSlice], FACTS).text, "filter-forward").length,

@@ -103,8 +103,8 @@ export function renderRuleset(
     if (!/^[A-Za-z0-9_.-]{1,15}$/.test(facts.podBridge))
       throw new Error(`invalid bridge name ${JSON.stringify(facts.podBridge)}`);
     const br = `"${facts.podBridge}"`;
-    rule("filter-forward", `ip saddr ${facts.podCIDR} oifname != ${br} drop`);
-    rule("filter-forward", `ip daddr ${facts.podCIDR} iifname != ${br} drop`);
+    rule("filter-forward", `ip saddr ${facts.podCIDR} oifname != ${br} counter drop`);
+    rule("filter-forward", `ip daddr ${facts.podCIDR} iifname != ${br} counter drop`);
   }
   for (const c of ["filter-input", "filter-forward", "filter-output"])
     rule(c, "ct state new jump endpoints-check");
