@@ -32,12 +32,7 @@ import {
   waitClusterReady,
 } from "../support/etcd-cluster.js";
 import { type Hearth, startHearth, waitFor } from "../support/hearth-process.js";
-import {
-  applyObjects,
-  killProcesses,
-  recordedProcesses,
-  stopAndClean,
-} from "../support/node-pods.js";
+import { applyObjects, killProcesses, podProcesses, stopAndClean } from "../support/node-pods.js";
 
 const NAME = "etcd";
 const GiB = 1024 ** 3;
@@ -170,7 +165,7 @@ describe("etcd operator: a 3-member EtcdCluster with TLS and auth", () => {
     ).trim();
     const uid = await jsonpath(h, ["pod", pod], "{.metadata.uid}");
     const idBefore = await memberId(pod);
-    const [victim] = recordedProcesses(h.dataDir).filter((p) => p.uid === uid);
+    const [victim] = (await podProcesses(h.dataDir)).filter((p) => p.uid === uid);
     assert.ok(victim, "the node agent recorded the member's etcd");
     process.kill(victim.pid, "SIGKILL");
     // Writes and reads go on through the client Service (two of three members hold the quorum).
@@ -346,7 +341,7 @@ describe("etcd operator: a 3-member EtcdCluster with TLS and auth", () => {
     const uids = (
       await jsonpath(h, ["pods", "-l", "etcd.hearth.io/cluster=etcd"], "{.items[*].metadata.uid}")
     ).split(" ");
-    const procs = recordedProcesses(h.dataDir).filter((p) => uids.includes(p.uid));
+    const procs = (await podProcesses(h.dataDir)).filter((p) => uids.includes(p.uid));
     assert.equal(procs.length, 3);
     await h.kubectlOk(["delete", "etcdcluster", NAME, "--timeout=90s"], { timeoutMs: 100_000 });
     await waitFor(

@@ -95,6 +95,20 @@ export async function stopChild(child: ChildProcess, graceMs: number): Promise<n
 /** How long `stop()` lets hearth up stop its pods before it is killed. */
 const STOP_GRACE_MS = 60_000;
 
+/**
+ * With HEARTH_TEST_RUNTIME=cri, every `hearth up` of the e2e suite runs its
+ * pods as containers (`--runtime cri`) on a pod CIDR and service CIDR of its
+ * own, unless the test names a runtime itself.
+ */
+function runtimeArgs(extra: string[]): string[] {
+  if (process.env.HEARTH_TEST_RUNTIME !== "cri" || extra.some((a) => a.startsWith("--runtime")))
+    return [];
+  const n = Math.floor(Math.random() * 1024);
+  const pod = `10.${208 + (n >> 8)}.${n & 255}.0/24`;
+  const service = `10.${212 + (n >> 8)}.${n & 255}.0/24`;
+  return ["--runtime", "cri", "--pod-cidr", pod, "--service-cidr", service];
+}
+
 /** Starts `hearth up` on `dataDir` (a new temp dir when absent) and waits for its ready line. */
 export async function startHearth(
   opts: { dataDir?: string; extraArgs?: string[]; timeoutMs?: number } = {},
@@ -112,6 +126,7 @@ export async function startHearth(
       "--port",
       "0",
       ...(opts.extraArgs ?? []),
+      ...runtimeArgs(opts.extraArgs ?? []),
     ],
     {
       stdio: ["ignore", "pipe", "pipe"],

@@ -6,10 +6,18 @@
  * ClusterIP, and a last-resort kill of recorded processes (by pid and checked
  * start time, never by name) so no test leaves a process behind.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { stringify } from "yaml";
 import type { Pod, Probe, Volume } from "../../src/api/pod.js";
-import { isRunning, loadState, PodDirs, signalGroup } from "../../src/node/index.js";
+import {
+  CriClient,
+  containerdLayout,
+  isRunning,
+  loadState,
+  PodDirs,
+  readStat,
+  signalGroup,
+} from "../../src/node/index.js";
 import { type Hearth, type RunResult, run, waitFor } from "./hearth-process.js";
 
 /** A /16 inside 127.100.0.0–127.249.0.0, away from the defaults (127.1 pods, 127.2 services). */
@@ -34,6 +42,39 @@ export interface RecordedProcess {
   pidStart?: number;
   shimPid?: number;
   shimStart?: number;
+}
+
+/**
+ * The process of every running container of the Hearth on `dataDir`,
+ * whichever its pod runtime: on CRI (a containerd under DIR/containerd) from
+ * the runtime (the pod uid label, the task's pid from the verbose status),
+ * else from the agent's state files.
+ */
+export async function podProcesses(dataDir: string): Promise<RecordedProcess[]> {
+  const layout = containerdLayout(dataDir);
+  if (!existsSync(layout.config)) return recordedProcesses(dataDir);
+  const cri = await CriClient.connect(layout.socket);
+  try {
+    const out: RecordedProcess[] = [];
+    const running = await cri.listContainers({ state: { state: "CONTAINER_RUNNING" } }, {});
+    for (const c of running) {
+      const uid = c.labels["io.kubernetes.pod.uid"];
+      if (!uid) continue;
+      const status = await cri.containerStatus(c.id, { verbose: true });
+      const pid = (JSON.parse(status.info.info ?? "{}") as { pid?: number }).pid;
+      if (!pid) continue;
+      const st = readStat(pid);
+      out.push({
+        uid,
+        container: c.metadata?.name ?? "",
+        pid,
+        ...(st ? { pidStart: st.startTicks } : {}),
+      });
+    }
+    return out;
+  } finally {
+    cri.close();
+  }
 }
 
 /** Every current run recorded under `dataDir/pods`. */

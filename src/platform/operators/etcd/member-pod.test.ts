@@ -120,7 +120,8 @@ describe("a member's pod", () => {
       "app.kubernetes.io/component": "etcd-abcde",
     });
     const c = pod.spec!.containers[0]!;
-    assert.equal(c.image, "etcd");
+    assert.equal(c.image, "etcd:3.4");
+    assert.deepEqual(c.command, ["etcd"]);
     assert.deepEqual(c.readinessProbe?.httpGet, { path: "/health", port: 2381 });
     assert.deepEqual(c.livenessProbe?.httpGet, { path: "/health", port: 2381 });
     assert.deepEqual(c.resources, { limits: { memory: "512Mi" } });

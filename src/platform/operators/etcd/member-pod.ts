@@ -49,6 +49,9 @@ export function effectiveOptions(cluster: EtcdCluster): Record<string, string> {
 }
 
 /** etcd's command line for `member` of `cluster` at `address` (its Service's ClusterIP). */
+/** The image of every member: Hearth's build of Debian's etcd 3.4 (src/images/specs.ts). */
+export const ETCD_IMAGE = "etcd:3.4";
+
 export function etcdArgs(cluster: EtcdCluster, member: EtcdMember, address: string): string[] {
   const podUrl = (port: number) => `https://$(POD_IP):${port}`;
   return [
@@ -103,7 +106,9 @@ export function memberPod(cluster: EtcdCluster, member: EtcdMember, address: str
       containers: [
         {
           name: "etcd",
-          image: "etcd",
+          // Hearth's etcd image, as its own: the binary is the CMD, so the pod names it.
+          image: ETCD_IMAGE,
+          command: ["etcd"],
           env: [{ name: "POD_IP", valueFrom: { fieldRef: { fieldPath: "status.podIP" } } }],
           args: etcdArgs(cluster, member, address),
           ports: [
