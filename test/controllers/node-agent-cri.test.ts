@@ -41,6 +41,7 @@ function httpGet(url: string): Promise<{ status: number; body: string }> {
   });
 }
 
+const over = (p: Pod) => p.status?.phase === "Succeeded" || p.status?.phase === "Failed";
 const running = (p: Pod) =>
   p.status?.phase === "Running" && containerStatus(p, "c")?.state?.running !== undefined;
 
@@ -125,13 +126,7 @@ describe("node agent on CRI: pods as containers", { skip }, () => {
     const pod = await a.env.client.create(
       agentPod(ns, name, [shContainer("c", script, {}, a.shImage)], { restartPolicy: "Never" }),
     );
-    const done = await waitPod(
-      a.env,
-      pod,
-      "over",
-      (p) => p.status?.phase === "Succeeded" || p.status?.phase === "Failed",
-      60_000,
-    );
+    const done = await waitPod(a.env, pod, "over", over, 60_000);
     assert.equal(
       containerStatus(done, "c")?.state?.terminated?.exitCode,
       0,
@@ -155,13 +150,7 @@ describe("node agent on CRI: pods as containers", { skip }, () => {
         { restartPolicy: "Never" },
       ),
     );
-    const done = await waitPod(
-      a.env,
-      pod,
-      "over",
-      (p) => p.status?.phase === "Succeeded" || p.status?.phase === "Failed",
-      60_000,
-    );
+    const done = await waitPod(a.env, pod, "over", over, 60_000);
     assert.equal(
       containerStatus(done, "c")?.state?.terminated?.exitCode,
       0,

@@ -1,17 +1,16 @@
 /**
- * A container runtime for tests of the node agent on CRI: a local registry
- * on loopback with Hearth's images published from the set-up cache, and a
- * containerd of the test's own under DATA_DIR/containerd whose CNI network is
- * a bridge over `podCIDR` and which pulls docker.io names from that
- * registry. `stop()` removes every pod sandbox still there (their
- * containers and network namespaces) through CRI, ends containerd and the
- * registry, removes the bridge and the IPAM state, and undoes whatever is
- * still left of that containerd (shims, mounts under DATA_DIR). Skips (a reason) when not root or when the images or
- * tools are missing.
+ * A container runtime for tests of the node agent on CRI, made as `hearth up
+ * --runtime cri` makes it (src/cli/container-runtime.ts) but with only the
+ * test images published: a local registry on loopback, and a containerd of
+ * the test's own under DATA_DIR/containerd whose CNI network is Hearth's
+ * bridge over `podCIDR` and which pulls docker.io names from that registry.
+ * `stop()` removes every pod sandbox still there (their containers and
+ * network namespaces) through CRI, ends containerd, undoes whatever is still
+ * left of it (shims, container processes, mounts under DATA_DIR), removes the
+ * bridge and the IPAM state, and stops the registry. `criSkipReason` says why
+ * this cannot run here (not root, images or tools missing).
  */
-import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import {
   DEFAULT_IMAGE_CACHE,
@@ -20,14 +19,19 @@ import {
   startRegistry,
 } from "../../src/images/index.js";
 import {
+  bridgeName,
   ContainerdSupervisor,
   CriClient,
   checkCanRun,
   containerdLayout,
+  mirrorPathOf,
+  removePodNetwork,
+  SANDBOX_IMAGE,
+  writePodNetwork,
+  writeRegistryHosts,
 } from "../../src/node/index.js";
 import { removeLeftovers } from "./containerd-leftovers.js";
 
-export const SANDBOX_IMAGE = "docker.io/library/pause:3.9";
 export const TEST_IMAGES = ["busybox:1.35", "pause:3.9", "nginx:1.22"];
 
 export interface CriNode {
@@ -53,59 +57,27 @@ export function criSkipReason(): string | false {
   return false;
 }
 
-function bridgeName(dataDir: string): string {
-  return `hth${createHash("sha256").update(dataDir).digest("hex").slice(0, 8)}`;
-}
-
 export async function startCriNode(dataDir: string, podCIDR: string): Promise<CriNode> {
   const stopRegistry = new AbortController();
   const registry = await startRegistry({ dataDir, signal: stopRegistry.signal });
   for (const ref of TEST_IMAGES) await registry.publish(findSpec(ref)!);
+  await registry.publish(findSpec("pause:3.9")!, undefined, mirrorPathOf(SANDBOX_IMAGE));
   const layout = containerdLayout(dataDir);
-  const bridge = bridgeName(dataDir);
-  const ipam = join(dataDir, "cni", "ipam");
-  mkdirSync(layout.cniConfDir, { recursive: true });
-  writeFileSync(
-    join(layout.cniConfDir, "10-hearth.conflist"),
-    JSON.stringify({
-      cniVersion: "0.4.0",
-      name: "hearth",
-      plugins: [
-        {
-          type: "bridge",
-          bridge,
-          isGateway: true,
-          ipMasq: false,
-          hairpinMode: true,
-          ipam: { type: "host-local", ranges: [[{ subnet: podCIDR }]], dataDir: ipam },
-        },
-      ],
-    }),
-  );
-  const hosts = join(layout.registryConfigDir, "docker.io");
-  mkdirSync(hosts, { recursive: true });
-  writeFileSync(
-    join(hosts, "hosts.toml"),
-    `server = "http://${registry.address}"\n\n[host."http://${registry.address}"]\n  capabilities = ["pull", "resolve"]\n`,
-  );
+  writePodNetwork({ dataDir, podCIDR });
+  writeRegistryHosts(layout.registryConfigDir, registry.address);
   const stopContainerd = new AbortController();
   const supervisor = new ContainerdSupervisor({ dataDir, sandboxImage: SANDBOX_IMAGE });
   await supervisor.start(stopContainerd.signal);
   return {
     socket: supervisor.socket,
     registry,
-    bridge,
+    bridge: bridgeName(dataDir),
     async stop() {
       await removeSandboxes(supervisor.socket);
       stopContainerd.abort();
       await supervisor.stopped();
       removeLeftovers(dataDir, [layout.config, layout.socket]);
-      try {
-        execFileSync("ip", ["link", "del", bridge], { stdio: "ignore" });
-      } catch {
-        // not there
-      }
-      rmSync(ipam, { recursive: true, force: true });
+      await removePodNetwork(dataDir);
       stopRegistry.abort();
       await registry.stopped;
     },
