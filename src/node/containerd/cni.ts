@@ -21,7 +21,7 @@
  * containerd 1.6 adds the `loopback` plugin itself (from bin_dir), so `lo` is
  * up in every sandbox without a second conflist. The bridge plugin turns on
  * net.ipv4.ip_forward when it makes a gateway (a host-wide sysctl it never
- * turns off); see docs/pod-network.md.
+ * turns off); see docs/networking.md.
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
