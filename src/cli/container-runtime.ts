@@ -82,9 +82,9 @@ export interface ContainerRuntime {
 const NONE: ContainerRuntime = { stop: async () => {} };
 
 /**
- * Publishes every image the cache holds under `library/<name>:<tag>`, and
- * pause also where containerd asks the mirror for SANDBOX_IMAGE. A cache
- * without pause is refused: no sandbox could start.
+ * Publishes every image the cache holds under `library/<name>:<tag>` and
+ * `library/<name>:latest`, and pause also where containerd asks the mirror for
+ * SANDBOX_IMAGE. A cache without pause is refused: no sandbox could start.
  */
 export async function publishCachedImages(registry: Registry, cache: ImageCache): Promise<void> {
   const specs = builtSpecs(cache, IMAGE_SPECS);
@@ -94,6 +94,10 @@ export async function publishCachedImages(registry: Registry, cache: ImageCache)
       `no pause image in ${cache.layout}: build Hearth's images first (hearth images build, as root; ./hearth does it)`,
     );
   for (const spec of specs) await registry.publish(spec, cache);
+  // `image: busybox` means busybox:latest: the one version of each that Hearth builds.
+  const latest = new Map(specs.map((spec) => [spec.name, spec]));
+  for (const spec of latest.values())
+    await registry.publish(spec, cache, `library/${spec.name}:latest`);
   await registry.publish(pause, cache, mirrorPathOf(SANDBOX_IMAGE));
 }
 

@@ -61,6 +61,7 @@ export async function startCriNode(dataDir: string, podCIDR: string): Promise<Cr
   const stopRegistry = new AbortController();
   const registry = await startRegistry({ dataDir, signal: stopRegistry.signal });
   for (const ref of TEST_IMAGES) await registry.publish(findSpec(ref)!);
+  await registry.publish(findSpec("busybox:1.35")!, undefined, "library/busybox:latest");
   await registry.publish(findSpec("pause:3.9")!, undefined, mirrorPathOf(SANDBOX_IMAGE));
   const layout = containerdLayout(dataDir);
   writePodNetwork({ dataDir, podCIDR });
