@@ -2,23 +2,26 @@
  * The node agent survives its own death: `kill -9` of `hearth up` while pods
  * run, then a restart on the same data directory, adopts every process (same
  * pid, no restart, exactly one copy); a process that ended meanwhile is
- * restarted with the exit code bwrap kept; the processes of a pod deleted
- * meanwhile are stopped and its directory removed; `--keep-workloads` leaves
- * pods running across a clean stop.
+ * restarted with the exit code the runtime kept (bwrap's status file, or
+ * containerd's); the processes of a pod deleted meanwhile are stopped and its
+ * directory removed; `--keep-workloads` leaves pods running across a clean
+ * stop. On both pod runtimes (HEARTH_TEST_RUNTIME=cri: containers, whose
+ * containerd outlives the kill).
  */
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { containerdLayout, isRunning } from "../../src/node/index.js";
+import { removeLeftovers } from "../support/containerd-leftovers.js";
 import { type Hearth, startHearth, waitFor } from "../support/hearth-process.js";
 import {
   killRecorded,
-  liveProcesses,
   nodeName,
+  podProcesses,
   processTable,
   type RecordedProcess,
-  recordedProcesses,
   testPodCidr,
 } from "../support/node-pods.js";
 
@@ -57,6 +60,8 @@ describe("node agent restart and adoption", () => {
       if (h.process.exitCode === null && h.process.signalCode === null) await h.stop();
     const leftover = killRecorded(dataDir);
     for (const h of started) await h.cleanup();
+    const l = containerdLayout(dataDir);
+    removeLeftovers(dataDir, [l.config, l.socket, join(dataDir, "registry", "config.yml")]);
     rmSync(dataDir, { recursive: true, force: true });
     assert.equal(leftover, 0, "no pod process outlived the test's hearth");
   });
@@ -76,11 +81,14 @@ describe("node agent restart and adoption", () => {
         }[];
       };
     };
-  const procOf = (uid: string): RecordedProcess => {
-    const p = recordedProcesses(dataDir).find((r) => r.uid === uid);
-    assert.ok(p, `a recorded process for ${uid}`);
+  const procOf = async (uid: string): Promise<RecordedProcess> => {
+    const p = (await podProcesses(dataDir)).find((r) => r.uid === uid);
+    assert.ok(p, `a process of ${uid}`);
     return p;
   };
+  /** The pods' processes still running (same pid and start time). */
+  const liveProcesses = async () =>
+    (await podProcesses(dataDir)).filter((p) => isRunning(p.pid, p.pidStart));
 
   it("adopts running pods after kill -9, restarts what ended meanwhile, stops what was deleted", async () => {
     let h = await start();
@@ -94,17 +102,17 @@ describe("node agent restart and adoption", () => {
       ends: (await podJson(h, "ends")).metadata.uid,
       gone: (await podJson(h, "gone")).metadata.uid,
     };
-    const keep = procOf(uid.keep);
-    const ends = procOf(uid.ends);
-    const gone = procOf(uid.gone);
+    const keep = await procOf(uid.keep);
+    const ends = await procOf(uid.ends);
+    const gone = await procOf(uid.gone);
 
     await h.kill9();
-    assert.equal(liveProcesses(dataDir).length, 3, "pods outlive the agent");
+    assert.equal((await liveProcesses()).length, 3, "pods outlive the agent");
     // While no agent runs: one process ends by itself (its trap exits 7; bwrap keeps the code).
     process.kill(-ends.pid, "SIGTERM");
     await waitFor(
       "the ended process",
-      () => !liveProcesses(dataDir).some((p) => p.pid === ends.pid),
+      async () => !(await liveProcesses()).some((p) => p.pid === ends.pid),
     );
     // And one pod is removed from the API while no agent runs.
     h = await start(["--no-node-agent"]);
@@ -121,11 +129,11 @@ describe("node agent restart and adoption", () => {
       30_000,
     );
     const endsStatus = (await podJson(h, "ends")).status.containerStatuses![0]!;
-    assert.equal(endsStatus.lastState.terminated?.exitCode, 7, "the exit code kept by bwrap");
+    assert.equal(endsStatus.lastState.terminated?.exitCode, 7, "the exit code the runtime kept");
 
     await waitFor(
       "the deleted pod's process to stop",
-      () => !liveProcesses(dataDir).some((p) => p.pid === gone.pid),
+      async () => !(await liveProcesses()).some((p) => p.pid === gone.pid),
       30_000,
     );
     await waitFor(
@@ -133,13 +141,22 @@ describe("node agent restart and adoption", () => {
       () => !existsSync(join(dataDir, "pods", uid.gone)),
     );
 
-    const keepNow = procOf(uid.keep);
+    const keepNow = await procOf(uid.keep);
     assert.equal(keepNow.pid, keep.pid, "the same process, adopted");
     assert.equal(keepNow.pidStart, keep.pidStart);
     const s = (await podJson(h, "keep")).status.containerStatuses![0]!;
     assert.equal(s.restartCount, 0, "a healthy pod is not restarted");
-    assert.deepEqual(scanProc({ text: uid.keep }), [keep.shimPid], "exactly one sandbox runs it");
-    assert.deepEqual(scanProc({ ppid: keep.shimPid! }), [keep.pid], "with one container process");
+    if (keep.shimPid !== undefined) {
+      assert.deepEqual(scanProc({ text: uid.keep }), [keep.shimPid], "exactly one sandbox runs it");
+      assert.deepEqual(scanProc({ ppid: keep.shimPid }), [keep.pid], "with one container process");
+    } else {
+      const mine = (await podProcesses(dataDir)).filter((p) => p.uid === uid.keep);
+      assert.deepEqual(
+        mine.map((p) => p.pid),
+        [keep.pid],
+        "exactly one container runs it",
+      );
+    }
     await h.kubectlOk(["wait", "--for=condition=Ready", "pod/keep", "--timeout=30s"]);
     assert.match(await h.kubectlOk(["logs", "keep"]), /^started\n/);
 
@@ -149,15 +166,15 @@ describe("node agent restart and adoption", () => {
     await h.kubectlOk(["wait", "--for=condition=Ready", "pod/keep", "--timeout=30s"]);
     assert.equal(await h.stop(), 0);
     assert.ok(
-      liveProcesses(dataDir).some((p) => p.pid === keep.pid),
+      (await liveProcesses()).some((p) => p.pid === keep.pid),
       "--keep-workloads kept the pod",
     );
     h = await start();
     await h.kubectlOk(["wait", "--for=condition=Ready", "pod/keep", "--timeout=30s"]);
-    assert.equal(procOf(uid.keep).pid, keep.pid);
+    assert.equal((await procOf(uid.keep)).pid, keep.pid);
 
     // A clean stop without it stops every pod gracefully.
     assert.equal(await h.stop(), 0);
-    assert.deepEqual(liveProcesses(dataDir), []);
+    assert.deepEqual(await liveProcesses(), []);
   });
 });

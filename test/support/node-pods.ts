@@ -7,10 +7,10 @@
  * start time, never by name) so no test leaves a process behind.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { stringify } from "yaml";
 import type { Pod, Probe, Volume } from "../../src/api/pod.js";
 import {
-  CriClient,
   containerdLayout,
   isRunning,
   loadState,
@@ -47,34 +47,37 @@ export interface RecordedProcess {
 /**
  * The process of every running container of the Hearth on `dataDir`,
  * whichever its pod runtime: on CRI (a containerd under DIR/containerd) from
- * the runtime (the pod uid label, the task's pid from the verbose status),
- * else from the agent's state files.
+ * the tasks in containerd's state directory (each bundle's `init.pid`, and
+ * the pod uid CRI put in its annotations), so it works while containerd
+ * itself is down; else from the agent's state files.
  */
 export async function podProcesses(dataDir: string): Promise<RecordedProcess[]> {
   const layout = containerdLayout(dataDir);
   if (!existsSync(layout.config)) return recordedProcesses(dataDir);
-  const cri = await CriClient.connect(layout.socket);
-  try {
-    const out: RecordedProcess[] = [];
-    const running = await cri.listContainers({ state: { state: "CONTAINER_RUNNING" } }, {});
-    for (const c of running) {
-      const uid = c.labels["io.kubernetes.pod.uid"];
-      if (!uid) continue;
-      const status = await cri.containerStatus(c.id, { verbose: true });
-      const pid = (JSON.parse(status.info.info ?? "{}") as { pid?: number }).pid;
-      if (!pid) continue;
+  const tasks = join(layout.state, "io.containerd.runtime.v2.task", "k8s.io");
+  const out: RecordedProcess[] = [];
+  for (const id of existsSync(tasks) ? readdirSync(tasks) : []) {
+    try {
+      const spec = JSON.parse(readFileSync(join(tasks, id, "config.json"), "utf8")) as {
+        annotations?: Record<string, string>;
+      };
+      const a = spec.annotations ?? {};
+      if (a["io.kubernetes.cri.container-type"] !== "container") continue;
+      const uid = a["io.kubernetes.cri.sandbox-uid"];
+      const pid = Number(readFileSync(join(tasks, id, "init.pid"), "utf8"));
       const st = readStat(pid);
+      if (!uid || !st) continue;
       out.push({
         uid,
-        container: c.metadata?.name ?? "",
+        container: a["io.kubernetes.cri.container-name"] ?? "",
         pid,
-        ...(st ? { pidStart: st.startTicks } : {}),
+        pidStart: st.startTicks,
       });
+    } catch {
+      // a task being created or removed
     }
-    return out;
-  } finally {
-    cri.close();
   }
+  return out;
 }
 
 /** Every current run recorded under `dataDir/pods`. */

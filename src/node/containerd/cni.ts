@@ -25,7 +25,15 @@
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { type ContainerdLayout, containerdLayout } from "./layout.js";
@@ -111,14 +119,27 @@ export function podNetworkConfig(o: PodNetworkOptions, layout = containerdLayout
   };
 }
 
-/** Writes DIR's conflist (replacing any other in its conf dir); returns its path. */
+/**
+ * Writes DIR's conflist (removing any other file in its conf dir); returns its
+ * path. The directory itself stays and the file is replaced by a rename: a
+ * containerd adopted after a `kill -9` watches that directory, and one removed
+ * under it loses its CNI configuration ("cni plugin not initialized") until it
+ * restarts.
+ */
 export function writePodNetwork(o: PodNetworkOptions): string {
   const layout: ContainerdLayout = containerdLayout(o.dataDir);
   const config = podNetworkConfig(o, layout);
-  rmSync(layout.cniConfDir, { recursive: true, force: true });
   mkdirSync(layout.cniConfDir, { recursive: true });
+  for (const name of readdirSync(layout.cniConfDir))
+    if (name !== CNI_CONFLIST_NAME)
+      rmSync(join(layout.cniConfDir, name), { recursive: true, force: true });
   const file = join(layout.cniConfDir, CNI_CONFLIST_NAME);
-  writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
+  const text = `${JSON.stringify(config, null, 2)}\n`;
+  // Unchanged (the usual restart): not touched at all.
+  if (existsSync(file) && readFileSync(file, "utf8") === text) return file;
+  const tmp = join(layout.dir, `.${CNI_CONFLIST_NAME}.tmp`);
+  writeFileSync(tmp, text);
+  renameSync(tmp, file);
   return file;
 }
 
