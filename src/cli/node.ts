@@ -11,13 +11,13 @@
  * the local registry, the pod network) is container-runtime.ts's.
  */
 import { mkdirSync } from "node:fs";
-import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { pino } from "pino";
 import { type Client, clientFromKubeconfig } from "../client/index.js";
 import {
   type AgentOptions,
   bridgeName,
+  defaultNodeName,
   ImageTable,
   NodeAgent,
   registerServiceProxy,
@@ -103,7 +103,7 @@ export async function startNodeAgent(
         podCIDR: runtime.podCIDR,
         serviceCIDR: runtime.serviceCIDR,
         nodeIPs: [],
-        nodeName: options.nodeName ?? hostname().toLowerCase(),
+        nodeName: options.nodeName ?? defaultNodeName(),
         // A containerd of its own: the pod network is Hearth's bridge, kept to itself.
         ...(runtime.socket === undefined ? { podBridge: bridgeName(options.dataDir) } : {}),
         warn: (msg) => options.log?.(msg),

@@ -86,9 +86,8 @@ export class ContainerStarter {
   async adopt(pod: Pod, c: Container, volumes: Volumes): Promise<void> {
     const run = this.state.containers[c.name]?.current;
     if (!run) return;
-    // The host runtime's exec probes need the plan (env, mounts); a plan that fails now runs them bare.
-    const decision =
-      this.deps.runtime.logFormat === "raw" ? await this.plan(pod, c, volumes) : undefined;
+    // Exec probes that need the plan (env, mounts) get one; a plan that fails now runs them bare.
+    const decision = this.deps.runtime.execNeedsPlan ? await this.plan(pod, c, volumes) : undefined;
     this.prober(pod, c, run, decision?.ok ? decision.plan : undefined, true);
   }
 

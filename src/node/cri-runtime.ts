@@ -16,7 +16,7 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { type Container, NotFoundError, type Pod } from "../api/index.js";
+import { type Container, NotFoundError, type Pod, TimeoutError } from "../api/index.js";
 import type { BackoffOptions } from "./backoff.js";
 import { DEFAULT_CRASH_BACKOFF } from "./backoff.js";
 import type { Observation } from "./container-process.js";
@@ -73,12 +73,18 @@ function exitOf(s: ContainerStatus): ExitRecord {
 
 export class CriRuntime implements PodRuntime {
   readonly logFormat = "cri";
+  readonly execNeedsPlan = false;
   readonly writesHostname = true;
   private readonly images: ImagePuller;
   /** Every container the runtime listed at the last refresh, by id. */
   private containers = new Map<string, CriContainer>();
   /** Exit statuses fetched once per exited container. */
   private readonly exited = new Map<string, ContainerStatus>();
+  /**
+   * Containers this agent created that no listing begun after their creation has seen yet: a
+   * listing that started before `CreateContainer` cannot know them, and must not make them lost.
+   */
+  private readonly unlisted = new Set<string>();
   private refreshing?: Promise<void>;
   private readonly log: (msg: string, err?: unknown) => void;
 
@@ -188,8 +194,10 @@ export class CriRuntime implements PodRuntime {
   }
 
   private async list(): Promise<void> {
+    const before = [...this.unlisted];
     const all = await this.cri.listContainers({}, {});
     this.containers = new Map(all.map((c) => [c.id, c]));
+    for (const id of before) this.unlisted.delete(id);
     for (const c of all) {
       if (c.state !== "CONTAINER_EXITED" || this.exited.has(c.id)) continue;
       const s = await this.cri.containerStatus(c.id, {}).catch(() => undefined);
@@ -204,6 +212,7 @@ export class CriRuntime implements PodRuntime {
     if (!run.containerId) return "running";
     const c = this.containers.get(run.containerId);
     if (!c) {
+      if (this.unlisted.has(run.containerId)) return "running";
       run.exit = {
         exitCode: 137,
         reason: "ContainerStatusUnknown",
@@ -284,6 +293,7 @@ export class CriRuntime implements PodRuntime {
     run.imageID = plan.imageID;
     try {
       run.containerId = await this.cri.createContainer(state.sandboxId!, config, sandboxConfig, {});
+      this.unlisted.add(run.containerId);
       await this.cri.startContainer(run.containerId, {});
     } catch (e) {
       run.exit = {
@@ -311,7 +321,7 @@ export class CriRuntime implements PodRuntime {
   signal(run: RunRecord, signal: "SIGTERM" | "SIGKILL", graceSeconds: number): boolean {
     if (!run.containerId) return false;
     const c = this.containers.get(run.containerId);
-    if (!c || c.state === "CONTAINER_EXITED") return false;
+    if (c ? c.state === "CONTAINER_EXITED" : !this.unlisted.has(run.containerId)) return false;
     const grace = signal === "SIGKILL" ? 0 : Math.max(0, Math.ceil(graceSeconds));
     const id = run.containerId;
     // StopContainer waits out the grace period; the worker does not: it looks again when it is due.
@@ -340,10 +350,10 @@ export class CriRuntime implements PodRuntime {
         message: output || (r.exitCode === 0 ? "" : `command exited with ${r.exitCode}`),
       };
     } catch (e) {
-      const text = (e as Error).message;
-      if (/timeout|deadline/i.test(text))
+      // containerd ends an ExecSync past its timeout with an error naming it; our own deadline is a TimeoutError.
+      if (e instanceof TimeoutError || /timeout|deadline/i.test((e as Error).message))
         return { ok: false, message: `command timed out after ${timeoutMs / 1000}s` };
-      return { ok: false, message: text };
+      return { ok: false, message: (e as Error).message };
     }
   }
 

@@ -40,6 +40,7 @@ export interface HostRuntimeOptions {
 
 export class HostRuntime implements PodRuntime {
   readonly logFormat = "raw";
+  readonly execNeedsPlan = true;
   readonly writesHostname = false;
 
   constructor(private readonly o: HostRuntimeOptions) {}

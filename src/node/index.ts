@@ -44,7 +44,12 @@ export {
   tableExists,
   tableNameFor,
 } from "./nft/index.js";
-export { type AgentOptions, type CriAgentOptions, DEFAULT_POD_CIDR } from "./options.js";
+export {
+  type AgentOptions,
+  type CriAgentOptions,
+  DEFAULT_POD_CIDR,
+  defaultNodeName,
+} from "./options.js";
 export { loadState, PodDirs, type PodState } from "./pod-state.js";
 export { isRunning, readStat, signalGroup } from "./proc.js";
 export { registerServiceProxy, type ServiceProxy, startServiceProxy } from "./service-proxy.js";

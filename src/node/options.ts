@@ -47,9 +47,14 @@ export type ResolvedOptions = Required<Omit<AgentOptions, "log" | "sharedCache" 
 
 export const DEFAULT_POD_CIDR = "127.1.0.0/16";
 
+/** The Node's name when none is given: this machine's hostname, lower-cased. */
+export function defaultNodeName(): string {
+  return os.hostname().toLowerCase();
+}
+
 export function withDefaults(o: AgentOptions): ResolvedOptions {
   return {
-    nodeName: o.nodeName ?? os.hostname().toLowerCase(),
+    nodeName: o.nodeName ?? defaultNodeName(),
     dataDir: o.dataDir,
     podCIDR: o.podCIDR ?? DEFAULT_POD_CIDR,
     images: o.images ?? ImageTable.load(),

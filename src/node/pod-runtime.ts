@@ -57,6 +57,11 @@ export interface PodRuntime {
   readonly logFormat: "raw" | "cri";
   /** Whether the runtime adds `/etc/hostname` itself (CRI) or takes the agent's (host). */
   readonly writesHostname: boolean;
+  /**
+   * Whether `exec` needs the run's plan (host: a fresh sandbox built like the
+   * container's); an adopted run then gets a plan made for its probes.
+   */
+  readonly execNeedsPlan: boolean;
   /** Checks the runtime can run anything here; throws saying what is missing. */
   check(): Promise<void>;
   /** The pods found running (or stopped but not removed) on this node, for the agent to adopt. */

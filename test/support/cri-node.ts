@@ -13,8 +13,9 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import {
-  DEFAULT_IMAGE_CACHE,
+  builtSpecs,
   findSpec,
+  imageCache,
   type Registry,
   startRegistry,
 } from "../../src/images/index.js";
@@ -24,9 +25,11 @@ import {
   CriClient,
   checkCanRun,
   containerdLayout,
+  deleteTable,
   mirrorPathOf,
   removePodNetwork,
   SANDBOX_IMAGE,
+  tableNameFor,
   writePodNetwork,
   writeRegistryHosts,
 } from "../../src/node/index.js";
@@ -48,11 +51,10 @@ export function criSkipReason(): string | false {
   } catch (e) {
     return (e as Error).message;
   }
-  for (const ref of TEST_IMAGES) {
-    const [name, tag] = ref.split(":");
-    if (!existsSync(join(DEFAULT_IMAGE_CACHE, "builds", `${name}-${tag}.json`)))
-      return `image ${ref} is not built (run ./hearth help as root)`;
-  }
+  const cache = imageCache();
+  for (const ref of TEST_IMAGES)
+    if (builtSpecs(cache, [findSpec(ref)!]).length === 0)
+      return `image ${ref} is not built in ${cache.layout} (run ./hearth help as root)`;
   if (!existsSync("/usr/lib/cni/bridge")) return "the CNI plugins are missing";
   return false;
 }
@@ -83,6 +85,22 @@ export async function startCriNode(dataDir: string, podCIDR: string): Promise<Cr
       await registry.stopped;
     },
   };
+}
+
+/**
+ * Undoes what a `hearth up --runtime cri` on `dataDir` leaves when it was
+ * killed rather than stopped: its sandboxes (through CRI, while containerd
+ * still answers), then containerd, its shims, containers, registry and mounts
+ * (only processes naming this DIR's files), the pod network and the nftables
+ * table. Nothing happens for a DIR without a containerd of its own.
+ */
+export async function removeContainerRuntime(dataDir: string): Promise<void> {
+  const layout = containerdLayout(dataDir);
+  if (!existsSync(layout.config)) return;
+  await removeSandboxes(layout.socket).catch(() => {});
+  removeLeftovers(dataDir, [layout.config, layout.socket, join(dataDir, "registry", "config.yml")]);
+  await removePodNetwork(dataDir).catch(() => {});
+  await deleteTable(tableNameFor(dataDir)).catch(() => {});
 }
 
 /** Stops and removes every sandbox (and so every container) the runtime has. */

@@ -11,6 +11,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { KubeObject } from "../../src/api/index.js";
 import { NODE_FLAGS } from "../../src/main/node-flags.js";
+import { removeContainerRuntime } from "./cri-node.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** dist/test/support → repository root. */
@@ -204,12 +205,17 @@ export async function startHearth(
     async cleanup() {
       if (cleaned) return;
       cleaned = true;
-      if (child.exitCode === null && child.signalCode === null) {
+      const running = child.exitCode === null && child.signalCode === null;
+      if (running) {
         child.kill("SIGKILL");
         await waitExit(child);
       }
       for (const c of spawned) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
       await Promise.all(spawned.map(waitExit));
+      // A test that failed with its Hearth running: the containerd it leaves
+      // (with pods, bridge and table) goes too. A Hearth the test stopped or
+      // killed itself is left for the test to check.
+      if (running) await removeContainerRuntime(dataDir);
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
       rmSync(home, { recursive: true, force: true });
     },
