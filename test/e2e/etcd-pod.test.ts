@@ -3,7 +3,7 @@
  * as a user would: a Pod running the real etcd on its pod IP with a
  * PersistentVolumeClaim as its data directory becomes Ready (an httpGet probe);
  * etcdctl writes and reads a key through the Service's ClusterIP (the node's
- * service proxy); `kubectl logs` shows etcd's output; killing the etcd process
+ * service proxy, or nftables on CRI); `kubectl logs` shows etcd's output; killing the etcd process
  * restarts it with a higher restartCount and the key is still there (on the
  * volume). Deleting the pod and then the claim frees the directory in
  * DIR/volumes before the PV goes; a claim deleted while a running pod mounts it
@@ -23,13 +23,12 @@ import {
   etcdPod,
   etcdPut,
   etcdService,
-  recordedProcesses,
+  podProcesses,
   shPod,
   stopAndClean,
-  testClusterIp,
-  testPodCidr,
 } from "../support/node-pods.js";
 import { claimYaml } from "../support/storage-env.js";
+import { testNetwork } from "../support/test-network.js";
 
 interface Seen {
   type: string;
@@ -44,12 +43,13 @@ interface Seen {
 describe("etcd in a pod with a claim, behind a Service, under hearth up", () => {
   let h: Hearth;
   let client: HttpClient;
-  const clusterIP = testClusterIp();
+  const net = testNetwork();
+  const clusterIP = net.clusterIp();
   const endpoint = `http://${clusterIP}:2379`;
 
   before(async () => {
     h = await startHearth({
-      extraArgs: ["--pod-cidr", testPodCidr(), "--crashloop-backoff-base-ms", "1000"],
+      extraArgs: [...net.args, "--crashloop-backoff-base-ms", "1000"],
     });
     client = await clientFromKubeconfig(h.kubeconfig);
   });
@@ -93,7 +93,7 @@ describe("etcd in a pod with a claim, behind a Service, under hearth up", () => 
     assert.match(await h.kubectlOk(["logs", "etcd"]), etcdOutput);
 
     const uid = first.metadata.uid!;
-    const [killed] = recordedProcesses(h.dataDir).filter((p) => p.uid === uid);
+    const [killed] = (await podProcesses(h.dataDir)).filter((p) => p.uid === uid);
     assert.ok(killed, "the node agent recorded etcd's pid");
     process.kill(killed.pid, "SIGKILL");
     const restarted = await waitFor(
@@ -105,7 +105,7 @@ describe("etcd in a pod with a claim, behind a Service, under hearth up", () => 
       30_000,
     );
     assert.equal(restarted.lastState?.terminated?.exitCode, 137);
-    const [now] = recordedProcesses(h.dataDir).filter((p) => p.uid === uid);
+    const [now] = (await podProcesses(h.dataDir)).filter((p) => p.uid === uid);
     assert.ok(now && now.pid !== killed.pid, "a new etcd process");
     assert.match(await h.kubectlOk(["logs", "etcd", "--previous"]), etcdOutput);
     assert.equal(

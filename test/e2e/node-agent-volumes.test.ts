@@ -11,7 +11,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type Hearth, startHearth, waitFor } from "../support/hearth-process.js";
-import { nodeName, stopAndClean, testPodCidr } from "../support/node-pods.js";
+import { nodeName, stopAndClean } from "../support/node-pods.js";
+import { testNetwork } from "../support/test-network.js";
 
 interface PodJson {
   status: {
@@ -29,7 +30,7 @@ describe("node agent: volumes, init containers, restart policies, probes", () =>
   let node: string;
   before(async () => {
     h = await startHearth({
-      extraArgs: ["--pod-cidr", testPodCidr(), "--crashloop-backoff-base-ms", "500"],
+      extraArgs: [...testNetwork().args, "--crashloop-backoff-base-ms", "500"],
     });
     node = await nodeName(h);
   });
@@ -130,6 +131,8 @@ kind: Pod
 metadata: {name: writer}
 spec:
   nodeName: ${node}
+  # A container's sh is PID 1 of its own PID namespace: it ignores SIGTERM, so the grace period runs out.
+  terminationGracePeriodSeconds: 2
   containers:
   - name: main
     image: busybox

@@ -1,6 +1,6 @@
 /**
  * The node agent inside `hearth up`, driven with kubectl and etcdctl as a user
- * would: a Node with a Lease, a real etcd in a pod on its own loopback IP (Ready
+ * would, on either pod runtime: a Node with a Lease, a real etcd in a pod on its own IP (Ready
  * through a tcp probe, reachable with etcdctl, its logs with --tail, -f and
  * --previous), a restart after its process is killed, deletion that stops the
  * process and removes the pod's directory, and an unknown image.
@@ -10,13 +10,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type Hearth, run, startHearth, waitFor } from "../support/hearth-process.js";
-import {
-  liveProcesses,
-  nodeName,
-  recordedProcesses,
-  stopAndClean,
-  testPodCidr,
-} from "../support/node-pods.js";
+import { nodeName, podProcesses, stopAndClean } from "../support/node-pods.js";
+import { testNetwork } from "../support/test-network.js";
 
 interface PodJson {
   metadata: { uid: string };
@@ -42,7 +37,8 @@ spec:
   terminationGracePeriodSeconds: 10
   containers:
   - name: etcd
-    image: etcd:3.5
+    image: etcd:3.4
+    command: [etcd]
     env:
     - name: POD_IP
       valueFrom: {fieldRef: {fieldPath: status.podIP}}
@@ -66,14 +62,17 @@ spec:
 `;
 }
 
-describe("node agent: pods as sandboxed processes", () => {
+describe("node agent: pods run by the node's runtime", () => {
   let h: Hearth;
   let node: string;
-  const cidr = testPodCidr();
+  const net = testNetwork();
+  const cidr = net.podCidr;
+  const processesOf = async (uid: string) =>
+    (await podProcesses(h.dataDir)).filter((p) => p.uid === uid);
 
   before(async () => {
     h = await startHearth({
-      extraArgs: ["--pod-cidr", cidr, "--crashloop-backoff-base-ms", "1000"],
+      extraArgs: [...net.args, "--crashloop-backoff-base-ms", "1000"],
     });
     node = await nodeName(h);
   });
@@ -143,8 +142,8 @@ describe("node agent: pods as sandboxed processes", () => {
 
   it("restarts etcd killed by its recorded pid, with a higher restartCount and --previous logs", async () => {
     const uid = (await pod("etcd-0")).metadata.uid;
-    const [proc] = recordedProcesses(h.dataDir).filter((p) => p.uid === uid);
-    assert.ok(proc, "the state file records the etcd pid");
+    const [proc] = await processesOf(uid);
+    assert.ok(proc, "etcd's process is found");
     process.kill(proc.pid, "SIGKILL");
     const restarted = await waitFor(
       "a restart",
@@ -155,7 +154,7 @@ describe("node agent: pods as sandboxed processes", () => {
       30_000,
     );
     assert.equal(restarted.lastState.terminated?.exitCode, 137);
-    const [now] = recordedProcesses(h.dataDir).filter((p) => p.uid === uid);
+    const [now] = await processesOf(uid);
     assert.notEqual(now?.pid, proc.pid);
     const previous = await h.kubectlOk(["logs", "etcd-0", "--previous"]);
     assert.match(previous, /serving insecure client requests/);
@@ -173,15 +172,14 @@ describe("node agent: pods as sandboxed processes", () => {
 
   it("deleting the pod stops its process, then removes the pod and its directory", async () => {
     const uid = (await pod("etcd-0")).metadata.uid;
-    const before = recordedProcesses(h.dataDir).filter((p) => p.uid === uid);
-    assert.equal(before.length, 1);
+    assert.equal((await processesOf(uid)).length, 1);
     await h.kubectlOk(["delete", "pod", "etcd-0", "--timeout=60s"]);
     assert.match((await h.kubectl(["get", "pod", "etcd-0"])).stderr, /NotFound/);
     await waitFor("the pod directory to go", () => !existsSync(join(h.dataDir, "pods", uid)));
-    assert.deepEqual(liveProcesses(h.dataDir), []);
+    assert.deepEqual(await processesOf(uid), []);
   });
 
-  it("gives an image outside the image table ErrImagePull, and leaves other nodes' pods alone", async () => {
+  it("gives an image the node cannot get ErrImagePull, and leaves other nodes' pods alone", async () => {
     await h.kubectlOk([
       "run",
       "elsewhere",
@@ -194,14 +192,29 @@ describe("node agent: pods as sandboxed processes", () => {
       "--image=nginx-unknown:1.27",
       `--overrides={"spec":{"nodeName":"${node}"}}`,
     ]);
+    // On CRI the sync right after a failed pull finds it backing off: ImagePullBackOff, as the
+    // kubelet's; the registry's error is in the Failed event.
+    const reasons = net.runtime === "cri" ? /^(ErrImagePull|ImagePullBackOff)$/ : /^ErrImagePull$/;
     const waiting = await waitFor("ErrImagePull", async () => {
       const s = (await pod("web")).status.containerStatuses?.[0]?.state.waiting;
-      return s?.reason === "ErrImagePull" ? s : undefined;
+      return reasons.test(s?.reason ?? "") ? s : undefined;
     });
-    assert.match(waiting.message ?? "", /"nginx-unknown:1.27" is not in this node's image table/);
-    assert.match(await h.kubectlOk(["get", "pod", "web"]), /web\s+0\/1\s+ErrImagePull/);
+    if (net.runtime === "host")
+      assert.match(waiting.message ?? "", /"nginx-unknown:1.27" is not in this node's image table/);
+    else
+      assert.match(
+        await h.kubectlOk(["get", "events", "--field-selector", "involvedObject.name=web"]),
+        /Failed to pull image "nginx-unknown:1.27": .*docker\.io\/library\/nginx-unknown:1\.27/,
+      );
+    assert.match(
+      await h.kubectlOk(["get", "pod", "web"]),
+      /web\s+0\/1\s+(ErrImagePull|ImagePullBackOff)/,
+    );
     const logs = await h.kubectl(["logs", "web"]);
-    assert.match(logs.stderr, /container "web" in pod "web" is waiting to start: ErrImagePull/);
+    assert.match(
+      logs.stderr,
+      /container "web" in pod "web" is waiting to start: (ErrImagePull|ImagePullBackOff)/,
+    );
     await h.kubectlOk(["delete", "pod", "web", "--timeout=30s"]);
     const other = await pod("elsewhere");
     assert.equal(other.status.podIP, undefined, "a pod of another node is not run here");

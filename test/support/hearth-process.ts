@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import type { KubeObject } from "../../src/api/index.js";
 import { NODE_FLAGS } from "../../src/main/node-flags.js";
 import { removeContainerRuntime } from "./cri-node.js";
+import { testNetwork, testRuntime } from "./test-network.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** dist/test/support → repository root. */
@@ -101,13 +102,10 @@ const STOP_GRACE_MS = 60_000;
  * pods as containers (`--runtime cri`) on a pod CIDR and service CIDR of its
  * own, unless the test names a runtime itself.
  */
+/** On a CRI test run, the network flags of a Hearth whose test did not choose a runtime. */
 function runtimeArgs(extra: string[]): string[] {
-  if (process.env.HEARTH_TEST_RUNTIME !== "cri" || extra.some((a) => a.startsWith("--runtime")))
-    return [];
-  const n = Math.floor(Math.random() * 1024);
-  const pod = `10.${208 + (n >> 8)}.${n & 255}.0/24`;
-  const service = `10.${212 + (n >> 8)}.${n & 255}.0/24`;
-  return ["--runtime", "cri", "--pod-cidr", pod, "--service-cidr", service];
+  if (testRuntime() !== "cri" || extra.some((a) => a.startsWith("--runtime"))) return [];
+  return testNetwork("cri").args;
 }
 
 /** Starts `hearth up` on `dataDir` (a new temp dir when absent) and waits for its ready line. */

@@ -204,8 +204,8 @@ export function shPod(name: string, volumes: Volume[], readinessProbe?: Probe): 
       containers: [
         {
           name: "main",
-          image: "sh",
-          args: ["-c", script],
+          image: "busybox",
+          command: ["sh", "-c", script],
           ...(readinessProbe ? { readinessProbe } : {}),
           volumeMounts: volumes.map((v) => ({ name: v.name, mountPath: `/${v.name}` })),
         },
@@ -215,7 +215,7 @@ export function shPod(name: string, volumes: Volume[], readinessProbe?: Probe): 
   };
 }
 
-/** A pod running the real etcd (image `etcd`) on its pod IP, with `data` as its data directory. */
+/** A pod running the real etcd (Hearth's `etcd` image) on its pod IP, with `data` as its data directory. */
 export function etcdPod(
   name: string,
   opts: { labels: Record<string, string>; data: Volume; readinessProbe: Probe; extra?: Volume[] },
@@ -231,6 +231,8 @@ export function etcdPod(
         {
           name: "etcd",
           image: "etcd",
+          // The image's etcd is its CMD (no ENTRYPOINT), so args alone would replace it.
+          command: ["etcd"],
           env: [{ name: "POD_IP", valueFrom: { fieldRef: { fieldPath: "status.podIP" } } }],
           args: [
             `--name=${name}`,

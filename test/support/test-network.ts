@@ -1,0 +1,48 @@
+/**
+ * The network of a test's `hearth up`, by the pod runtime the run tests on
+ * (`HEARTH_TEST_RUNTIME=cri` or the host runtime): its flags and the
+ * ClusterIPs a test may ask for. Each call is a network of its own, so that
+ * hearths running at once (in one file or in parallel files) do not share
+ * addresses.
+ * - host: a pod /16 in 127.100–249.0.0 and the default service range
+ *   127.2.0.0/16 (the node's proxy listens on each ClusterIP);
+ * - cri: a pod /24 in 10.208–211.x and a service /24 in 10.212–215.x (the
+ *   same x); the nftables rules of one Hearth then never see another's.
+ */
+export type TestRuntime = "host" | "cri";
+
+export interface TestNetwork {
+  runtime: TestRuntime;
+  podCidr: string;
+  /** The `hearth up` flags: the pod CIDR and, on CRI, the runtime and service CIDR. */
+  args: string[];
+  /** A ClusterIP inside the service range, away from the lowest addresses the allocator hands out. */
+  clusterIp(): string;
+}
+
+export function testRuntime(): TestRuntime {
+  return process.env.HEARTH_TEST_RUNTIME === "cri" ? "cri" : "host";
+}
+
+const random = (from: number, count: number) => from + Math.floor(Math.random() * count);
+
+export function testNetwork(runtime: TestRuntime = testRuntime()): TestNetwork {
+  if (runtime === "host") {
+    const podCidr = `127.${random(100, 150)}.0.0/16`;
+    return {
+      runtime,
+      podCidr,
+      args: ["--pod-cidr", podCidr],
+      clusterIp: () => `127.2.${random(1, 250)}.${random(1, 250)}`,
+    };
+  }
+  const n = random(0, 1024);
+  const service = `10.${212 + (n >> 8)}.${n & 255}`;
+  const podCidr = `10.${208 + (n >> 8)}.${n & 255}.0/24`;
+  return {
+    runtime,
+    podCidr,
+    args: ["--runtime", "cri", "--pod-cidr", podCidr, "--service-cidr", `${service}.0/24`],
+    clusterIp: () => `${service}.${random(100, 150)}`,
+  };
+}
