@@ -90,7 +90,7 @@ describe("object lifecycle", () => {
   it("deletes pods first and touches nothing else while a pod remains", async () => {
     await h.kubectlOk(["create", "namespace", "ordered"]);
     await h.kubectlOk(["apply", "-f", "-"], {
-      input: `apiVersion: v1\nkind: Pod\nmetadata:\n  name: worker\n  namespace: ordered\n  finalizers: [example.com/drain]\nspec:\n  containers: [{name: c, image: sh, args: ["-c", "sleep 3600"]}]\n`,
+      input: `apiVersion: v1\nkind: Pod\nmetadata:\n  name: worker\n  namespace: ordered\n  finalizers: [example.com/drain]\nspec:\n  terminationGracePeriodSeconds: 1\n  containers: [{name: c, image: busybox, command: [sleep, "3600"]}]\n`,
     });
     await h.kubectlOk(["apply", "-f", "-"], { input: cm("settings", "ordered") });
     await h.kubectlOk(["delete", "namespace", "ordered", "--wait=false"]);

@@ -107,8 +107,8 @@ describe("long-running request metrics under hearth up", () => {
           containers: [
             {
               name: "main",
-              image: "sh",
-              args: ["-c", "echo hello; trap 'exit 0' TERM; while :; do sleep 0.2; done"],
+              image: "busybox",
+              command: ["sh", "-c", "echo hello; trap 'exit 0' TERM; while :; do sleep 0.2; done"],
             },
           ],
         },
