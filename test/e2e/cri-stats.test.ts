@@ -9,21 +9,12 @@
  * Skips unless root with containerd and the built images.
  */
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { join } from "node:path";
 import { describe, test } from "node:test";
 import { NODE_LOG_TOKEN_ANNOTATION, type Node } from "../../src/api/index.js";
-import {
-  bridgeName,
-  containerdLayout,
-  deleteTable,
-  type Summary,
-  tableNameFor,
-} from "../../src/node/index.js";
-import { removeLeftovers } from "../support/containerd-leftovers.js";
+import type { Summary } from "../../src/node/index.js";
+import { withCriHearth } from "../support/cri-hearth.js";
 import { criSkipReason } from "../support/cri-node.js";
-import { type Hearth, kubectlJson, startHearth, waitFor } from "../support/hearth-process.js";
+import { type Hearth, kubectlJson, waitFor } from "../support/hearth-process.js";
 
 const POD_CIDR = "10.246.0.0/24";
 const SERVICE_CIDR = "10.247.0.0/16";
@@ -106,111 +97,96 @@ function sample(text: string, series: string): { value: number; timestampMs?: nu
   return { value: Number(value), ...(ts ? { timestampMs: Number(ts) } : {}) };
 }
 
-const bridgeExists = (name: string) =>
-  execFileSync("ip", ["-o", "link", "show"], { encoding: "utf8" }).includes(`: ${name}:`);
-
 describe("resource usage of containers: /stats/summary and /metrics/resource", {
   skip: criSkipReason(),
 }, () => {
   test("a CPU burner's usage rises between reads, a 40 MiB holder's working set is at least 30 MiB", async () => {
-    const tmp = mkdtempSync("/tmp/hearth-cristats-");
-    const dataDir = join(tmp, "data");
-    const layout = containerdLayout(dataDir);
-    const table = tableNameFor(dataDir);
-    let hearth: Hearth | undefined;
-    try {
-      hearth = await startHearth({
-        dataDir,
-        extraArgs: ["--runtime", "cri", "--pod-cidr", POD_CIDR, "--service-cidr", SERVICE_CIDR],
-        timeoutMs: 180_000,
-      });
-      const h = hearth;
-      await h.kubectlOk(["apply", "-f", "-"], { input: JSON.stringify(PODS) });
-      await h.kubectlOk(
-        ["wait", "--for=condition=Ready", "pod", "cpu-burner", "memory-holder", "--timeout=120s"],
-        { timeoutMs: 130_000 },
-      );
-      const agent = await agentEndpoint(h);
-      assert.equal((await read(agent, "/stats/summary", "wrong")).status, 401);
-      assert.equal((await read(agent, "/metrics/resource", "wrong")).status, 401);
+    await withCriHearth(
+      { prefix: "hearth-cristats-", podCIDR: POD_CIDR, serviceCIDR: SERVICE_CIDR },
+      async (h) => {
+        await h.kubectlOk(["apply", "-f", "-"], { input: JSON.stringify(PODS) });
+        await h.kubectlOk(
+          ["wait", "--for=condition=Ready", "pod", "cpu-burner", "memory-holder", "--timeout=120s"],
+          { timeoutMs: 130_000 },
+        );
+        const agent = await agentEndpoint(h);
+        assert.equal((await read(agent, "/stats/summary", "wrong")).status, 401);
+        assert.equal((await read(agent, "/metrics/resource", "wrong")).status, 401);
 
-      // The summary: the burner's CPU time rises, and from the second read on it has a rate.
-      const first = await waitFor("the burner in the summary", async () => {
-        const s = await summary(agent);
-        return podOf(s, "cpu-burner")?.cpu ? s : undefined;
-      });
-      const before = podOf(first, "cpu-burner")!;
-      const after = await waitFor(
-        "the burner's CPU time to rise",
-        async () => {
-          const p = podOf(await summary(agent), "cpu-burner");
-          const grown = p?.cpu && p.cpu.usageCoreNanoSeconds > before.cpu!.usageCoreNanoSeconds;
-          return grown && p.cpu!.usageNanoCores !== undefined ? p : undefined;
-        },
-        60_000,
-      );
-      assert.ok(after.cpu!.usageNanoCores! > 0, `the burner burns: ${JSON.stringify(after.cpu)}`);
-      assert.equal(after.containers[0]!.name, "burn");
-      assert.ok(after.containers[0]!.cpu!.usageCoreNanoSeconds > 0);
-      assert.match(String(after.cpu!.time), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-      assert.equal(after.podRef.namespace, "default");
-
-      const held = await waitFor(
-        "the holder's working set to reach 30 MiB",
-        async () => {
+        // The summary: the burner's CPU time rises, and from the second read on it has a rate.
+        const first = await waitFor("the burner in the summary", async () => {
           const s = await summary(agent);
-          const p = podOf(s, "memory-holder");
-          return (p?.memory?.workingSetBytes ?? 0) >= 30 * MiB ? s : undefined;
-        },
-        60_000,
-      );
-      const holder = podOf(held, "memory-holder")!;
-      assert.ok(holder.containers[0]!.memory!.workingSetBytes >= 30 * MiB);
-      assert.ok(held.node.cpu!.usageCoreNanoSeconds > 0 && held.node.memory!.workingSetBytes > 0);
-      assert.equal(typeof held.node.cpu!.usageNanoCores, "number", "the node has a rate too");
+          return podOf(s, "cpu-burner")?.cpu ? s : undefined;
+        });
+        const before = podOf(first, "cpu-burner")!;
+        const after = await waitFor(
+          "the burner's CPU time to rise",
+          async () => {
+            const p = podOf(await summary(agent), "cpu-burner");
+            const grown = p?.cpu && p.cpu.usageCoreNanoSeconds > before.cpu!.usageCoreNanoSeconds;
+            return grown && p.cpu!.usageNanoCores !== undefined ? p : undefined;
+          },
+          60_000,
+        );
+        assert.ok(after.cpu!.usageNanoCores! > 0, `the burner burns: ${JSON.stringify(after.cpu)}`);
+        assert.equal(after.containers[0]!.name, "burn");
+        assert.ok(after.containers[0]!.cpu!.usageCoreNanoSeconds > 0);
+        assert.match(String(after.cpu!.time), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+        assert.equal(after.podRef.namespace, "default");
 
-      // The resource metrics: the same figures, each sample with its time.
-      const scrape = async () => {
-        const res = await read(agent, "/metrics/resource");
-        assert.equal(res.status, 200);
-        assert.match(res.headers.get("content-type") ?? "", /^text\/plain; version=0\.0\.4/);
-        return res.text();
-      };
-      const burnerCpu = 'pod_cpu_usage_seconds_total{namespace="default",pod="cpu-burner"}';
-      const text1 = await scrape();
-      const cpu1 = sample(text1, burnerCpu);
-      assert.ok(cpu1?.timestampMs, `the burner's CPU series, timed:\n${text1}`);
-      const cpu2 = await waitFor(
-        "the burner's CPU counter to rise between scrapes",
-        async () => {
-          const s = sample(await scrape(), burnerCpu);
-          return s && s.value > cpu1.value ? s : undefined;
-        },
-        60_000,
-      );
-      assert.ok(cpu2.timestampMs! > cpu1.timestampMs!);
-      const hold = sample(
-        text1,
-        'container_memory_working_set_bytes{container="hold",namespace="default",pod="memory-holder"}',
-      );
-      assert.ok(hold && hold.value >= 30 * MiB, `the holder's working set:\n${text1}`);
-      assert.ok(sample(text1, "node_cpu_usage_seconds_total")!.value > 0);
-      assert.ok(sample(text1, "node_memory_working_set_bytes")!.value > 0);
-      const started = sample(
-        text1,
-        'container_start_time_seconds{container="burn",namespace="default",pod="cpu-burner"}',
-      );
-      assert.ok(started && Math.abs(started.value - Date.now() / 1000) < 3600, "started this hour");
-      assert.equal(sample(text1, "resource_scrape_error")?.value, 0);
+        const held = await waitFor(
+          "the holder's working set to reach 30 MiB",
+          async () => {
+            const s = await summary(agent);
+            const p = podOf(s, "memory-holder");
+            return (p?.memory?.workingSetBytes ?? 0) >= 30 * MiB ? s : undefined;
+          },
+          60_000,
+        );
+        const holder = podOf(held, "memory-holder")!;
+        assert.ok(holder.containers[0]!.memory!.workingSetBytes >= 30 * MiB);
+        assert.ok(held.node.cpu!.usageCoreNanoSeconds > 0 && held.node.memory!.workingSetBytes > 0);
+        assert.equal(typeof held.node.cpu!.usageNanoCores, "number", "the node has a rate too");
 
-      assert.equal(await h.stop(), 0, "a clean stop");
-    } finally {
-      await hearth?.cleanup();
-      removeLeftovers(tmp, [layout.config, layout.socket, join(dataDir, "registry", "config.yml")]);
-      await deleteTable(table);
-      if (bridgeExists(bridgeName(dataDir)))
-        execFileSync("ip", ["link", "del", bridgeName(dataDir)]);
-      rmSync(tmp, { recursive: true, force: true });
-    }
+        // The resource metrics: the same figures, each sample with its time.
+        const scrape = async () => {
+          const res = await read(agent, "/metrics/resource");
+          assert.equal(res.status, 200);
+          assert.match(res.headers.get("content-type") ?? "", /^text\/plain; version=0\.0\.4/);
+          return res.text();
+        };
+        const burnerCpu = 'pod_cpu_usage_seconds_total{namespace="default",pod="cpu-burner"}';
+        const text1 = await scrape();
+        const cpu1 = sample(text1, burnerCpu);
+        assert.ok(cpu1?.timestampMs, `the burner's CPU series, timed:\n${text1}`);
+        const cpu2 = await waitFor(
+          "the burner's CPU counter to rise between scrapes",
+          async () => {
+            const s = sample(await scrape(), burnerCpu);
+            return s && s.value > cpu1.value ? s : undefined;
+          },
+          60_000,
+        );
+        assert.ok(cpu2.timestampMs! > cpu1.timestampMs!);
+        const hold = sample(
+          text1,
+          'container_memory_working_set_bytes{container="hold",namespace="default",pod="memory-holder"}',
+        );
+        assert.ok(hold && hold.value >= 30 * MiB, `the holder's working set:\n${text1}`);
+        assert.ok(sample(text1, "node_cpu_usage_seconds_total")!.value > 0);
+        assert.ok(sample(text1, "node_memory_working_set_bytes")!.value > 0);
+        const started = sample(
+          text1,
+          'container_start_time_seconds{container="burn",namespace="default",pod="cpu-burner"}',
+        );
+        assert.ok(
+          started && Math.abs(started.value - Date.now() / 1000) < 3600,
+          "started this hour",
+        );
+        assert.equal(sample(text1, "resource_scrape_error")?.value, 0);
+
+        assert.equal(await h.stop(), 0, "a clean stop");
+      },
+    );
   });
 });

@@ -15,7 +15,7 @@
  * serialised: each one resets and refills the same metrics.
  */
 import { Counter, Gauge, Registry } from "prom-client";
-import type { Summary } from "./summary.js";
+import type { CpuStats, MemoryStats, Summary } from "./summary.js";
 
 type Labels = Record<string, string>;
 
@@ -130,44 +130,28 @@ export class ResourceMetrics {
   }
 
   private fill(s: Summary): void {
-    const { cpu, memory } = s.node;
-    if (cpu) this.set("node_cpu_usage_seconds_total", {}, cpu.usageCoreNanoSeconds / 1e9, cpu.time);
-    if (memory) this.set("node_memory_working_set_bytes", {}, memory.workingSetBytes, memory.time);
+    this.usage("node", {}, s.node);
     for (const pod of s.pods) {
       const podLabels = { namespace: pod.podRef.namespace, pod: pod.podRef.name };
       for (const c of pod.containers) {
         const labels = { container: c.name, ...podLabels };
         if (c.startTime > 0) this.set("container_start_time_seconds", labels, c.startTime / 1e9);
-        if (c.cpu)
-          this.set(
-            "container_cpu_usage_seconds_total",
-            labels,
-            c.cpu.usageCoreNanoSeconds / 1e9,
-            c.cpu.time,
-          );
-        if (c.memory)
-          this.set(
-            "container_memory_working_set_bytes",
-            labels,
-            c.memory.workingSetBytes,
-            c.memory.time,
-          );
+        this.usage("container", labels, c);
       }
-      if (pod.cpu)
-        this.set(
-          "pod_cpu_usage_seconds_total",
-          podLabels,
-          pod.cpu.usageCoreNanoSeconds / 1e9,
-          pod.cpu.time,
-        );
-      if (pod.memory)
-        this.set(
-          "pod_memory_working_set_bytes",
-          podLabels,
-          pod.memory.workingSetBytes,
-          pod.memory.time,
-        );
+      this.usage("pod", podLabels, pod);
     }
+  }
+
+  /** The CPU time and working set series of a node, pod or container, each at its time. */
+  private usage(
+    of: "node" | "pod" | "container",
+    labels: Labels,
+    { cpu, memory }: { cpu?: CpuStats; memory?: MemoryStats },
+  ): void {
+    if (cpu)
+      this.set(`${of}_cpu_usage_seconds_total`, labels, cpu.usageCoreNanoSeconds / 1e9, cpu.time);
+    if (memory)
+      this.set(`${of}_memory_working_set_bytes`, labels, memory.workingSetBytes, memory.time);
   }
 
   private set(name: FamilyName, labels: Labels, value: number, timeNs?: number): void {
