@@ -45,8 +45,11 @@ function usageOf(c: CriContainer, s: ContainerStats): ContainerUsage {
   };
 }
 
+/** The two calls the stats need. */
+export type StatsClient = Pick<CriClient, "listContainers" | "listContainerStats">;
+
 /** What the running containers of `pods` use now, per pod with at least one. */
-export async function criPodUsage(cri: CriClient, pods: PodState[]): Promise<PodUsage[]> {
+export async function criPodUsage(cri: StatsClient, pods: PodState[]): Promise<PodUsage[]> {
   const [running, stats] = await Promise.all([
     cri.listContainers({ state: { state: "CONTAINER_RUNNING" } }, CALL),
     cri.listContainerStats({}, CALL),

@@ -59,4 +59,4 @@ export {
 export { loadState, PodDirs, type PodState } from "./pod-state.js";
 export { isRunning, readStat, signalGroup } from "./proc.js";
 export { registerServiceProxy, type ServiceProxy, startServiceProxy } from "./service-proxy.js";
-export type { Summary } from "./stats/index.js";
+export type { Summary, SummaryJson } from "./stats/index.js";

@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { NODE_LOG_TOKEN_ANNOTATION, type Node } from "../../src/api/index.js";
-import type { Summary } from "../../src/node/index.js";
+import type { SummaryJson } from "../../src/node/index.js";
 import { withCriHearth } from "../support/cri-hearth.js";
 import { criSkipReason } from "../support/cri-node.js";
 import { type Hearth, kubectlJson, waitFor } from "../support/hearth-process.js";
@@ -79,15 +79,13 @@ async function read(e: Endpoint, path: string, token = e.token): Promise<Respons
   });
 }
 
-async function summary(e: Endpoint): Promise<Summary & { pods: SummaryPod[] }> {
+async function summary(e: Endpoint): Promise<SummaryJson> {
   const res = await read(e, "/stats/summary");
   assert.equal(res.status, 200, await res.clone().text());
-  return (await res.json()) as Summary & { pods: SummaryPod[] };
+  return (await res.json()) as SummaryJson;
 }
 
-type SummaryPod = Summary["pods"][number];
-const podOf = (s: { pods: SummaryPod[] }, name: string) =>
-  s.pods.find((p) => p.podRef.name === name);
+const podOf = (s: SummaryJson, name: string) => s.pods.find((p) => p.podRef.name === name);
 
 /** The value and timestamp of one series of a Prometheus text, by its exact labels. */
 function sample(text: string, series: string): { value: number; timestampMs?: number } | undefined {
@@ -131,7 +129,7 @@ describe("resource usage of containers: /stats/summary and /metrics/resource", {
         assert.ok(after.cpu!.usageNanoCores! > 0, `the burner burns: ${JSON.stringify(after.cpu)}`);
         assert.equal(after.containers[0]!.name, "burn");
         assert.ok(after.containers[0]!.cpu!.usageCoreNanoSeconds > 0);
-        assert.match(String(after.cpu!.time), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+        assert.match(after.cpu!.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
         assert.equal(after.podRef.namespace, "default");
 
         const held = await waitFor(

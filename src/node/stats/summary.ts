@@ -172,6 +172,18 @@ export class SummaryBuilder {
   }
 }
 
+/** A model type as its JSON reads: times are RFC 3339 strings. */
+type Written<T> = {
+  [K in keyof T]: K extends "time" | "startTime"
+    ? string
+    : T[K] extends object | undefined
+      ? Written<T[K]>
+      : T[K];
+};
+
+/** The summary as a reader of `/stats/summary` gets it. */
+export type SummaryJson = Written<Summary>;
+
 /** metav1.Time's JSON: RFC 3339 in whole seconds. */
 function rfc3339(ns: number): string {
   return new Date(Math.floor(ns / 1e6)).toISOString().replace(/\.\d+Z$/, "Z");
