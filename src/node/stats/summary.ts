@@ -162,11 +162,15 @@ export class SummaryBuilder {
     if (p.usage.cpu) return cpu(`pod/${p.ref.uid}`, p.usage.cpu);
     const sum = cpuOfContainers(p.usage.containers);
     if (!sum) return undefined;
-    const rates = containers.flatMap((c) => (c.cpu ? [c.cpu.usageNanoCores] : []));
-    const known = rates.every((r) => r !== undefined);
+    const measured = containers.flatMap((c) => (c.cpu ? [c.cpu] : []));
+    const rates = measured.flatMap((c) =>
+      c.usageNanoCores === undefined ? [] : [c.usageNanoCores],
+    );
     return {
       time: sum.timeNs,
-      ...(known ? { usageNanoCores: rates.reduce((a, r) => a + r, 0) } : {}),
+      ...(rates.length === measured.length
+        ? { usageNanoCores: rates.reduce((a, r) => a + r, 0) }
+        : {}),
       usageCoreNanoSeconds: sum.usageCoreNanoSeconds,
     };
   }
