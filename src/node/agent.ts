@@ -1,8 +1,9 @@
 /**
  * The node agent (`hearth node`, and one inside `hearth up`): registers this
  * machine as a Node, heartbeats through its Lease, serves container logs and
- * resource usage (the Summary API, resource metrics) to the apiserver, and runs the pods bound to it on its pod runtime (containers
- * through CRI, or host processes under bubblewrap): one reconciler on the
+ * resource usage (the Summary API, resource metrics) to the apiserver, and
+ * runs the pods bound to it on its pod runtime (containers through CRI, or
+ * host processes under bubblewrap): one reconciler on the
  * node's own Manager, `for(Pod)` scoped by the field selector
  * `spec.nodeName=<name>` (the node's service proxy shares the Manager). On start
  * it adopts what a previous agent left running (from the runtime); when its

@@ -1,7 +1,7 @@
 /**
  * The agent's HTTP endpoint, which the apiserver proxies to (the kubelet's
- * port). Container logs for `pods/log`: `GET /containerLogs/<namespace>/<pod>/<container>` with
- * `follow`, `previous`, `tailLines`, `limitBytes`, `sinceSeconds`,
+ * port). Container logs for `pods/log`:
+ * `GET /containerLogs/<namespace>/<pod>/<container>` with `follow`, `previous`, `tailLines`, `limitBytes`, `sinceSeconds`,
  * `sinceTime`, `timestamps`, as the kubelet serves it. A log is read by the
  * reader of its format: "raw" (a bwrap run's own output, log-reader.ts) or
  * "cri" (the records a CRI runtime writes, cri-log.ts). And, given a
