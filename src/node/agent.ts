@@ -1,8 +1,9 @@
 /**
  * The node agent (`hearth node`, and one inside `hearth up`): registers this
- * machine as a Node, heartbeats through its Lease, serves container logs to the
- * apiserver, and runs the pods bound to it on its pod runtime (containers
- * through CRI, or host processes under bubblewrap): one reconciler on the
+ * machine as a Node, heartbeats through its Lease, serves container logs and
+ * resource usage (the Summary API, resource metrics) to the apiserver, and
+ * runs the pods bound to it on its pod runtime (containers through CRI, or
+ * host processes under bubblewrap): one reconciler on the
  * node's own Manager, `for(Pod)` scoped by the field selector
  * `spec.nodeName=<name>` (the node's service proxy shares the Manager). On start
  * it adopts what a previous agent left running (from the runtime); when its
@@ -28,6 +29,7 @@ import type { PodRuntime } from "./pod-runtime.js";
 import { PodDirs } from "./pod-state.js";
 import { PodWorker } from "./pod-worker.js";
 import { hostLayout } from "./sandbox.js";
+import { measuredPods, NodeStats, readNodeUsage } from "./stats/index.js";
 import type { ObjectKind, WorkerDeps } from "./worker-deps.js";
 
 const API_VERSIONS: Record<ObjectKind, string> = {
@@ -123,7 +125,16 @@ export class NodeAgent {
 
     const loops = new AbortController();
     const token = randomBytes(32).toString("hex");
-    const logs = new LogServer(logLookup(this.workers, dirs, runtime.logFormat), token);
+    const stats = new NodeStats(
+      o.nodeName,
+      async () => {
+        const states = [...this.workers.values()].map((w) => w.state);
+        const usage = await runtime.stats(states);
+        return { node: readNodeUsage(), pods: measuredPods(states, usage) };
+      },
+      o.log,
+    );
+    const logs = new LogServer(logLookup(this.workers, dirs, runtime.logFormat), token, { stats });
     let node: Node;
     const facts = { name: o.nodeName, podCIDR: o.podCIDR, port: 0, token };
     try {

@@ -11,7 +11,8 @@
  * the containers once per poll; `observe` reads that list (and the status of
  * an exited one: exit code, reason such as OOMKilled, times). Stops are CRI
  * StopContainer calls (with the grace period; SIGKILL is a stop with 0);
- * exec probes are ExecSync. Only the current and the previous run of a
+ * exec probes are ExecSync; resource usage is the containers' CRI stats
+ * (cri-stats.ts). Only the current and the previous run of a
  * container are kept; older ones are removed when a new run starts.
  */
 import { existsSync, rmSync } from "node:fs";
@@ -32,12 +33,14 @@ import {
   runAsNonRootViolation,
 } from "./cri/index.js";
 import { ImagePuller } from "./cri-images.js";
+import { criPodUsage } from "./cri-stats.js";
 import { containerEnv } from "./env.js";
 import { expand } from "./expansion.js";
 import { ContainerConfigError } from "./field-ref.js";
 import type { PlanInput, PodRuntime, StartDecision, StartPlan } from "./pod-runtime.js";
 import type { ExitRecord, PodDirs, PodState, RunRecord } from "./pod-state.js";
 import type { ProbeResult } from "./probes.js";
+import type { PodUsage } from "./stats/index.js";
 import { containerMounts } from "./volumes.js";
 
 export interface CriPlan extends StartPlan {
@@ -355,6 +358,10 @@ export class CriRuntime implements PodRuntime {
         return { ok: false, message: `command timed out after ${timeoutMs / 1000}s` };
       return { ok: false, message: (e as Error).message };
     }
+  }
+
+  stats(pods: PodState[]): Promise<PodUsage[]> {
+    return criPodUsage(this.cri, pods);
   }
 
   async release(state: PodState): Promise<void> {

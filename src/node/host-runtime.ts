@@ -6,7 +6,8 @@
  * point that would have to be created under the read-only `/usr` or `/etc` is
  * a `CreateContainerError`), and each run is a detached bwrap session whose
  * pids and exit the agent keeps in the pod's state file, from which the next
- * agent adopts it.
+ * agent adopts it. It reports no resource usage: a bwrap run has no cgroup
+ * of its own to read it from.
  */
 import { existsSync, rmSync } from "node:fs";
 import { type Container, type Pod, rfc3339 } from "../api/index.js";
@@ -22,6 +23,7 @@ import { loadState, type PodDirs, type PodState, type RunRecord, saveState } fro
 import type { ProbeResult } from "./probes.js";
 import { type HostLayout, isUnderReadOnlyRoot } from "./sandbox.js";
 import { checkSandbox } from "./sandbox-check.js";
+import type { PodUsage } from "./stats/index.js";
 import { containerMounts } from "./volumes.js";
 
 export interface HostPlan extends StartPlan {
@@ -193,6 +195,11 @@ export class HostRuntime implements PodRuntime {
       hostname: podHostname(pod),
     };
     return execInSandbox(command, sandbox, this.o.layout, this.o.bwrap, timeoutMs);
+  }
+
+  /** None: the runs share the agent's cgroup, so nothing measures one pod. */
+  async stats(): Promise<PodUsage[]> {
+    return [];
   }
 
   async removePod(state: PodState): Promise<void> {

@@ -31,7 +31,13 @@ export {
 } from "./cri/index.js";
 export { readCriLog } from "./cri-log.js";
 export { DEFAULT_IMAGE_TABLE, HEARTH_ROOT, ImageTable } from "./image-table.js";
-export { type LogFormat, type LogLookup, LogServer, type LogTarget } from "./log-server.js";
+export {
+  type LogFormat,
+  type LogLookup,
+  LogServer,
+  type LogServerOptions,
+  type LogTarget,
+} from "./log-server.js";
 export {
   applyScript,
   deleteTable,
@@ -53,3 +59,4 @@ export {
 export { loadState, PodDirs, type PodState } from "./pod-state.js";
 export { isRunning, readStat, signalGroup } from "./proc.js";
 export { registerServiceProxy, type ServiceProxy, startServiceProxy } from "./service-proxy.js";
+export type { Summary, SummaryJson } from "./stats/index.js";

@@ -1,20 +1,26 @@
 /**
- * The agent's HTTP endpoint for container logs, which the apiserver proxies
- * `pods/log` to: `GET /containerLogs/<namespace>/<pod>/<container>` with
- * `follow`, `previous`, `tailLines`, `limitBytes`, `sinceSeconds`,
+ * The agent's HTTP endpoint, which the apiserver proxies to (the kubelet's
+ * port). Container logs for `pods/log`:
+ * `GET /containerLogs/<namespace>/<pod>/<container>` with `follow`, `previous`, `tailLines`, `limitBytes`, `sinceSeconds`,
  * `sinceTime`, `timestamps`, as the kubelet serves it. A log is read by the
  * reader of its format: "raw" (a bwrap run's own output, log-reader.ts) or
- * "cri" (the records a CRI runtime writes, cri-log.ts). It listens on 127.0.0.1 only and
- * wants the bearer token the agent publishes in its Node's annotations (which
- * only those who may read Nodes can see). Errors are `Status` objects.
+ * "cri" (the records a CRI runtime writes, cri-log.ts). And, given a
+ * NodeStats, resource usage: `GET /stats/summary` (the Summary API's JSON)
+ * and `GET /metrics/resource` (Prometheus text), see stats/. It listens on
+ * 127.0.0.1 only and wants the bearer token the agent publishes in its
+ * Node's annotations (which only those who may read Nodes can see). Errors
+ * are `Status` objects.
  */
 import { timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { readCriLog } from "./cri-log.js";
 import { type LogOptions, type LogRead, readRawLog } from "./log-reader.js";
+import type { NodeStats } from "./stats/index.js";
 
 export type LogFormat = "raw" | "cri";
+
+const STATS_PATHS = new Set(["/stats/summary", "/metrics/resource"]);
 
 export type LogTarget =
   | {
@@ -92,12 +98,23 @@ function options(q: URLSearchParams): LogOptions | string {
   return out;
 }
 
+export interface LogServerOptions {
+  /** How often a followed log is read again (ms); 200 unless given. */
+  followPollMs?: number;
+  /** Serves `/stats/summary` and `/metrics/resource` when given. */
+  stats?: NodeStats;
+}
+
 export class LogServer {
+  private readonly followPollMs: number;
+
   constructor(
     private readonly lookup: LogLookup,
     private readonly token: string,
-    private readonly followPollMs = 200,
-  ) {}
+    private readonly options: LogServerOptions = {},
+  ) {
+    this.followPollMs = options.followPollMs ?? 200;
+  }
 
   /** Listens on 127.0.0.1 (a free port unless given); stops when `signal` aborts. */
   async start(signal: AbortSignal, port = 0): Promise<number> {
@@ -123,6 +140,11 @@ export class LogServer {
       return;
     }
     const url = new URL(req.url ?? "/", "http://agent");
+    const stats = this.options.stats;
+    if (stats && req.method === "GET" && STATS_PATHS.has(url.pathname)) {
+      void this.serveStats(stats, url.pathname, res);
+      return;
+    }
     const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
     if (req.method !== "GET" || parts[0] !== "containerLogs" || parts.length !== 4) {
       status(res, 404, "not found");
@@ -153,6 +175,29 @@ export class LogServer {
     res.flushHeaders();
     if (read.text) res.write(read.text);
     this.follow(target, read, res, signal);
+  }
+
+  private async serveStats(
+    stats: NodeStats,
+    path: string,
+    res: http.ServerResponse,
+  ): Promise<void> {
+    let body: string;
+    let type: string;
+    try {
+      if (path === "/stats/summary") {
+        body = await stats.summary();
+        type = "application/json";
+      } else {
+        body = await stats.resourceMetrics();
+        type = stats.metricsContentType;
+      }
+    } catch (e) {
+      status(res, 500, `cannot read the node's resource usage: ${(e as Error).message}`);
+      return;
+    }
+    res.writeHead(200, { "Content-Type": type, "Content-Length": Buffer.byteLength(body) });
+    res.end(body);
   }
 
   private follow(

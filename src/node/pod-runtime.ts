@@ -4,7 +4,7 @@
  * back-off, probes, graceful stops, status) and asks a PodRuntime for the
  * parts that touch the machine: a new pod's place (its IP, its sandbox), the
  * plan and start of one container run, what each run is doing now, signals,
- * exec probes, and removal. Two runtimes implement it: containers through CRI
+ * exec probes, resource usage, and removal. Two runtimes implement it: containers through CRI
  * (`cri-runtime.ts`: containerd holds the state; an agent recovers it through
  * CRI) and host processes under bubblewrap (`host-runtime.ts`: the agent's own
  * state files).
@@ -15,6 +15,7 @@ import type { EnvContext } from "./env.js";
 import type { PodState, RunRecord } from "./pod-state.js";
 import type { ProbeResult } from "./probes.js";
 import type { Mount } from "./sandbox.js";
+import type { PodUsage } from "./stats/index.js";
 import type { PreparedVolume } from "./volumes.js";
 
 /** What every runtime's plan of one run carries; each runtime adds its own fields. */
@@ -99,6 +100,13 @@ export interface PodRuntime {
     command: string[],
     timeoutMs: number,
   ): Promise<ProbeResult>;
+  /**
+   * What the running containers of `pods` use now (CPU time, memory), one
+   * entry per pod with a running container the runtime can measure (CRI:
+   * its container stats; host processes have no cgroup of their own to read,
+   * so none).
+   */
+  stats(pods: PodState[]): Promise<PodUsage[]>;
   /** Removes what is left of the pod once none of its runs is alive (sandbox, state, directory). */
   removePod(state: PodState): Promise<void>;
   /**

@@ -11,19 +11,11 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { join } from "node:path";
 import { describe, test } from "node:test";
-import {
-  bridgeName,
-  containerdLayout,
-  deleteTable,
-  tableExists,
-  tableNameFor,
-} from "../../src/node/index.js";
-import { removeLeftovers } from "../support/containerd-leftovers.js";
+import { bridgeName, tableExists, tableNameFor } from "../../src/node/index.js";
+import { bridgeExists, withCriHearth } from "../support/cri-hearth.js";
 import { criSkipReason } from "../support/cri-node.js";
-import { type Hearth, startHearth, waitFor } from "../support/hearth-process.js";
+import { waitFor } from "../support/hearth-process.js";
 
 const POD_CIDR = "10.236.0.0/24";
 const SERVICE_CIDR = "10.237.0.0/16";
@@ -60,25 +52,13 @@ async function get(url: string): Promise<number> {
   return res.status;
 }
 
-const bridgeExists = (name: string) =>
-  execFileSync("ip", ["-o", "link", "show"], { encoding: "utf8" }).includes(`: ${name}:`);
-
 describe("Services on containers: stock nginx behind a ClusterIP", {
   skip: criSkipReason(),
 }, () => {
   test("three nginx pods on their own IPs, a Service spreading over them from the host and from a pod", async () => {
-    const tmp = mkdtempSync("/tmp/hearth-crisvc-");
-    const dataDir = join(tmp, "data");
-    const layout = containerdLayout(dataDir);
-    const table = tableNameFor(dataDir);
-    let hearth: Hearth | undefined;
-    try {
-      hearth = await startHearth({
-        dataDir,
-        extraArgs: ["--runtime", "cri", "--pod-cidr", POD_CIDR, "--service-cidr", SERVICE_CIDR],
-        timeoutMs: 180_000,
-      });
-      const h = hearth;
+    const opts = { prefix: "hearth-crisvc-", podCIDR: POD_CIDR, serviceCIDR: SERVICE_CIDR };
+    await withCriHearth(opts, async (h, dataDir) => {
+      const table = tableNameFor(dataDir);
       await h.kubectlOk(["apply", "-f", "-"], {
         input: [1, 2, 3].map(web).join("---\n") + `---\n${SERVICE}`,
       });
@@ -170,14 +150,6 @@ describe("Services on containers: stock nginx behind a ClusterIP", {
       assert.equal(await h.stop(), 0, "a clean stop");
       assert.equal(await tableExists(table), false, "the nftables table is gone");
       assert.equal(bridgeExists(bridgeName(dataDir)), false, "the bridge is gone");
-    } finally {
-      await hearth?.cleanup();
-      removeLeftovers(tmp, [layout.config, layout.socket, join(dataDir, "registry", "config.yml")]);
-      // What a killed Hearth leaves: its table and its bridge.
-      await deleteTable(table);
-      if (bridgeExists(bridgeName(dataDir)))
-        execFileSync("ip", ["link", "del", bridgeName(dataDir)]);
-      rmSync(tmp, { recursive: true, force: true });
-    }
+    });
   });
 });

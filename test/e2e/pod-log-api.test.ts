@@ -60,7 +60,7 @@ describe("pods/log", () => {
           : { ok: false, code: 404, message: "no" };
       },
       "secret-token",
-      20,
+      { followPollMs: 20 },
     );
     const port = await logs.start(agentStop.signal);
     await ok(

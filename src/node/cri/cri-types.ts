@@ -242,8 +242,11 @@ export interface ContainerStats {
   memory: {
     timestamp: number;
     workingSetBytes: UInt64Value | null;
+    availableBytes: UInt64Value | null;
     usageBytes: UInt64Value | null;
     rssBytes: UInt64Value | null;
+    pageFaults: UInt64Value | null;
+    majorPageFaults: UInt64Value | null;
   } | null;
   writableLayer: { timestamp: number; usedBytes: UInt64Value | null } | null;
 }
