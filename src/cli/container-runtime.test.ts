@@ -34,6 +34,33 @@ test("--containerd-socket means cri on that socket, and is refused with --runtim
   );
 });
 
+test("--insecure-registry takes comma-separated hosts with --runtime cri, and is refused elsewhere", () => {
+  assert.deepEqual(
+    choice("--runtime", "cri", "--insecure-registry", "127.0.0.1:5000,https://registry.lan"),
+    {
+      kind: "cri",
+      podCIDR: "10.88.0.0/24",
+      serviceCIDR: "10.96.0.0/16",
+      insecureRegistries: [
+        { host: "127.0.0.1:5000", server: "http://127.0.0.1:5000", skipVerify: false },
+        { host: "registry.lan", server: "https://registry.lan", skipVerify: true },
+      ],
+    },
+  );
+  assert.throws(
+    () => choice("--insecure-registry", "127.0.0.1:5000"),
+    /--insecure-registry needs --runtime cri/,
+  );
+  assert.throws(
+    () => choice("--containerd-socket", "/run/c.sock", "--insecure-registry", "127.0.0.1:5000"),
+    /with --containerd-socket, configure that containerd's registry hosts/,
+  );
+  assert.throws(
+    () => choice("--runtime", "cri", "--insecure-registry", "127.0.0.1:5000/x"),
+    /--insecure-registry "127\.0\.0\.1:5000\/x": must be HOST/,
+  );
+});
+
 const realGetuid = process.getuid;
 afterEach(() => {
   process.getuid = realGetuid;

@@ -8,7 +8,8 @@
  *   configuration: that containerd brings its own (see USAGE in hearth.ts).
  * - `cri` alone (root only): the local image registry under DIR/registry with
  *   every image the cache holds published, the pod network's CNI conflist and
- *   the registry hosts under DIR/containerd, then a ContainerdSupervisor under
+ *   the registry hosts under DIR/containerd (with those of
+ *   `--insecure-registry HOST[,HOST…]`), then a ContainerdSupervisor under
  *   DIR; the agent gets `cri: { socket }`.
  *
  * Stop order, once the agent has stopped (and removed its sandboxes):
@@ -32,7 +33,9 @@ import {
   checkCanRun,
   checkPodCidrFree,
   DEFAULT_CRI_POD_CIDR,
+  type InsecureRegistry,
   mirrorPathOf,
+  parseInsecureRegistry,
   parsePodCidr,
   removePodNetwork,
   SANDBOX_IMAGE,
@@ -43,7 +46,14 @@ import type { ParsedArgs } from "./args.js";
 
 export type RuntimeChoice =
   | { kind: "host" }
-  | { kind: "cri"; podCIDR: string; serviceCIDR: string; socket?: string };
+  | {
+      kind: "cri";
+      podCIDR: string;
+      serviceCIDR: string;
+      socket?: string;
+      /** Registries its own containerd pulls from without TLS verification. */
+      insecureRegistries?: InsecureRegistry[];
+    };
 
 /**
  * The Service CIDR with the CRI runtime: ClusterIPs that pods in their own
@@ -58,13 +68,26 @@ export function runtimeChoice(args: ParsedArgs): RuntimeChoice {
   const kind = args.flags.get("runtime") ?? (socket ? "cri" : "host");
   if (kind !== "host" && kind !== "cri")
     throw new Error(`--runtime must be host or cri, got ${JSON.stringify(kind)}`);
+  const insecure = args.flags.get("insecure-registry");
   if (kind === "host") {
     if (socket) throw new Error("--containerd-socket needs --runtime cri");
+    if (insecure !== undefined) throw new Error("--insecure-registry needs --runtime cri");
     return { kind };
   }
+  if (insecure !== undefined && socket)
+    throw new Error(
+      "--insecure-registry configures the containerd Hearth runs itself; with --containerd-socket, configure that containerd's registry hosts",
+    );
   const podCIDR = parsePodCidr(args.flags.get("pod-cidr") ?? DEFAULT_CRI_POD_CIDR).subnet;
   const serviceCIDR = args.flags.get("service-cidr") ?? DEFAULT_CRI_SERVICE_CIDR;
-  return { kind, podCIDR, serviceCIDR, ...(socket ? { socket } : {}) };
+  const insecureRegistries = insecure?.split(",").map(parseInsecureRegistry);
+  return {
+    kind,
+    podCIDR,
+    serviceCIDR,
+    ...(socket ? { socket } : {}),
+    ...(insecureRegistries ? { insecureRegistries } : {}),
+  };
 }
 
 /** Throws the clear refusal (root, the containerd binary) before anything starts. */
@@ -145,7 +168,11 @@ export async function startContainerRuntime(
     await publishCachedImages(registry, imageCache());
     sup = new ContainerdSupervisor({ dataDir, sandboxImage: SANDBOX_IMAGE, log });
     writePodNetwork({ dataDir, podCIDR: choice.podCIDR });
-    writeRegistryHosts(sup.layout.registryConfigDir, registry.address);
+    writeRegistryHosts(
+      sup.layout.registryConfigDir,
+      registry.address,
+      choice.insecureRegistries ?? [],
+    );
     await sup.start(containerdStop.signal);
     up = true;
   } catch (e) {

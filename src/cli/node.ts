@@ -1,7 +1,7 @@
 /**
  * The node agent from the command line: `hearth node --kubeconfig FILE
  * [--data-dir DIR] [--node-name NAME] [--pod-cidr CIDR] [--image-table FILE]
- * [--runtime host|cri] [--containerd-socket PATH]
+ * [--runtime host|cri] [--containerd-socket PATH] [--insecure-registry HOST[,HOST]]
  * [--crashloop-backoff-base-ms N] [--keep-workloads]` runs a standalone agent
  * against any apiserver, with the node's service proxy (each Service's
  * ClusterIP:port forwarded to its ready endpoints, in kube-proxy's place);

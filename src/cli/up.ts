@@ -1,7 +1,8 @@
 /**
  * `hearth up [--data-dir DIR] [--port N] [--token-auth-file FILE]
  * [--volume-pool-size 100Gi] [--pod-cidr CIDR] [--service-cidr CIDR] [--node-name NAME]
- * [--runtime host|cri] [--containerd-socket PATH] [--keep-workloads] [--no-node-agent]
+ * [--runtime host|cri] [--containerd-socket PATH] [--insecure-registry HOST[,HOST]]
+ * [--keep-workloads] [--no-node-agent]
  * [--node-monitor-grace-period 40s]
  * [--etcd-servers URL[,URL] and the other etcd flags of `apiserver.ts`]`: runs the
  * platform on this machine. For now that is the apiserver on SQLite at

@@ -14,5 +14,5 @@ export {
 } from "./cache.js";
 export { repositoryOf } from "./commands.js";
 export { CommandError, run } from "./exec.js";
-export { type Registry, type RegistryOptions, startRegistry } from "./registry.js";
+export { freePort, type Registry, type RegistryOptions, startRegistry } from "./registry.js";
 export { findSpec, IMAGE_SPECS, type ImageConfig, type ImageSpec, layoutRef } from "./specs.js";

@@ -52,7 +52,8 @@ export interface Registry {
   stopped: Promise<void>;
 }
 
-function freePort(host: string): Promise<number> {
+/** A port on `host` that nothing listens on (as the kernel hands one out). */
+export function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once("error", reject);

@@ -10,12 +10,13 @@ commands:
   up [--data-dir DIR] [--port N] [--host ADDR]   run the platform (defaults ./.hearth, 6443)
      [--pod-cidr CIDR] [--node-name NAME] [--keep-workloads] [--no-node-agent]
      [--runtime host|cri] [--containerd-socket PATH]   (see "container runtime" below)
+     [--insecure-registry HOST[,HOST…]]
      [--etcd-servers URL[,URL…] --etcd-prefix P --etcd-cafile F --etcd-certfile F --etcd-keyfile F]
   apiserver --etcd-servers URL[,URL…]            only the API server, on etcd (same etcd flags;
      [--data-dir DIR] [--port N] [--host ADDR]    several may share one etcd and one DIR/pki)
   node --kubeconfig FILE [--data-dir DIR]        run a node agent against an apiserver
      [--node-name NAME] [--pod-cidr CIDR] [--image-table FILE] [--keep-workloads]
-     [--runtime host|cri] [--containerd-socket PATH]
+     [--runtime host|cri] [--containerd-socket PATH] [--insecure-registry HOST[,HOST…]]
   etcd-defrag --endpoints URL[,URL…]             defragment etcd members a CEL rule matches
      [--cacert F --cert F --key F] [--cluster] [--defrag-rule EXPR] [--compaction]
      [--etcd-storage-quota-bytes N] [--dry-run]
@@ -29,6 +30,9 @@ container runtime (up, node):
                          DIR/containerd, the local registry (DIR/registry) with the built images
                          as a mirror of docker.io and registry.k8s.io, and a CNI bridge for the
                          pod CIDR (--pod-cidr, default ${DEFAULT_CRI_POD_CIDR}; give each Hearth its own)
+  --insecure-registry H  with --runtime cri: registries (HOST[:PORT], comma-separated) that its
+                         containerd pulls from over plain HTTP; https://HOST[:PORT] for TLS
+                         without verifying the certificate
   --containerd-socket P  use the containerd already serving CRI on P (implies --runtime cri);
                          Hearth starts none and writes no configuration: that containerd needs
                          its CRI plugin enabled, a CNI network for the node's pod CIDR, its

@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { KubeObject } from "../api/index.js";
-import { credentialsFor, pullPolicy, registryHost } from "./cri-images.js";
+import type { KubeObject, Pod } from "../api/index.js";
+import { type AuthConfig, CriError, GrpcCode, type Image } from "./cri/index.js";
+import {
+  credentialsFor,
+  ImagePuller,
+  type ImageService,
+  pullPolicy,
+  registryHost,
+} from "./cri-images.js";
 
 const b64 = (s: string) => Buffer.from(s).toString("base64");
 const secret = (data: Record<string, string>): KubeObject =>
@@ -40,13 +47,8 @@ describe("CRI images: names, pull policy, pull secrets", () => {
     assert.deepEqual(credentialsFor(json, "docker.io"), {
       username: "hub",
       password: "secret:with:colons",
-      serverAddress: "https://index.docker.io/v1/",
     });
-    assert.deepEqual(credentialsFor(json, "registry.example"), {
-      username: "u",
-      password: "p",
-      serverAddress: "registry.example",
-    });
+    assert.deepEqual(credentialsFor(json, "registry.example"), { username: "u", password: "p" });
     assert.equal(credentialsFor(json, "other.example"), undefined);
     const cfg = secret({
       ".dockercfg": b64(JSON.stringify({ "registry.example": { auth: b64("a:b") } })),
@@ -57,5 +59,82 @@ describe("CRI images: names, pull policy, pull secrets", () => {
       undefined,
     );
     assert.equal(credentialsFor(secret({ token: b64("x") }), "docker.io"), undefined);
+  });
+});
+
+/** An image service whose registry refuses every pull with `refusal`, recording the credentials tried. */
+function refusingRegistry(refusal: string): ImageService & { auths: (AuthConfig | undefined)[] } {
+  const auths: (AuthConfig | undefined)[] = [];
+  return {
+    auths,
+    imageStatus: async () => undefined as Image | undefined,
+    pullImage: async (_spec, opts) => {
+      auths.push(opts.auth);
+      throw new CriError("PullImage", GrpcCode.UNKNOWN, refusal);
+    },
+  } as ImageService & { auths: (AuthConfig | undefined)[] };
+}
+
+const IMAGE = "127.0.0.1:5000/private/app:1";
+const pod = (pullSecrets: string[] = []): Pod =>
+  ({
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "p", namespace: "default", uid: "uid-p" },
+    spec: {
+      containers: [{ name: "c", image: IMAGE }],
+      imagePullSecrets: pullSecrets.map((name) => ({ name })),
+    },
+  }) as Pod;
+const UNAUTHORIZED = `failed to pull and unpack image "${IMAGE}": 401 Unauthorized`;
+const REFUSAL = `rpc error: code = Unknown desc = ${UNAUTHORIZED}`;
+
+describe("CRI images: the puller", () => {
+  it("gives the pull secret's credentials without a serverAddress (containerd would drop or refuse them)", async () => {
+    const cri = refusingRegistry(UNAUTHORIZED);
+    const regcred = secret({
+      ".dockerconfigjson": b64(
+        JSON.stringify({ auths: { "127.0.0.1:5000": { username: "alice", password: "pw" } } }),
+      ),
+    });
+    const p = pod(["regcred"]);
+    await new ImagePuller(cri, { baseMs: 60_000, maxMs: 60_000 }).ensure({
+      pod: p,
+      container: p.spec.containers[0]!,
+      readSecret: async (name) => (name === "regcred" ? regcred : undefined),
+      event: () => {},
+    });
+    assert.deepEqual(cri.auths, [{ username: "alice", password: "pw" }, undefined]);
+  });
+
+  it("ErrImagePull with the runtime's message as the kubelet words it, then ImagePullBackOff naming that error, as kubelet 1.32", async () => {
+    const puller = new ImagePuller(refusingRegistry(UNAUTHORIZED), {
+      baseMs: 60_000,
+      maxMs: 60_000,
+    });
+    const events: string[] = [];
+    const p = pod();
+    const input = {
+      pod: p,
+      container: p.spec.containers[0]!,
+      readSecret: async () => undefined,
+      event: (_key: string, _type: string, reason: string, message: string) =>
+        events.push(`${reason}: ${message}`),
+    };
+    const first = await puller.ensure(input);
+    assert.deepEqual(first.ok ? undefined : [first.reason, first.message], [
+      "ErrImagePull",
+      REFUSAL,
+    ]);
+    const second = await puller.ensure(input);
+    assert.deepEqual(second.ok ? undefined : [second.reason, second.message], [
+      "ImagePullBackOff",
+      `Back-off pulling image "${IMAGE}": ErrImagePull: ${REFUSAL}`,
+    ]);
+    assert.ok(!second.ok && second.retryMs! > 0 && second.retryMs! <= 60_000);
+    assert.deepEqual(events, [
+      `Pulling: Pulling image "${IMAGE}"`,
+      `BackOff: Back-off pulling image "${IMAGE}"`,
+    ]);
   });
 });

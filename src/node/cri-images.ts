@@ -2,13 +2,16 @@
  * A container's image through CRI, as the kubelet's image manager does it:
  * `imagePullPolicy` (Always; IfNotPresent, the default for a tagged image;
  * Never), `imagePullSecrets` tried in order for the image's registry (then no
- * credentials), pull errors as `ErrImagePull` with the runtime's message, and
+ * credentials), pull errors as `ErrImagePull` with the runtime's message (in
+ * Go gRPC's wording, as the kubelet shows it), and
  * between failed pulls a back-off (`ImagePullBackOff`, 10 s doubling to 5 min)
- * per pod, container and image. Events: Pulling, Pulled, Failed, BackOff.
+ * per pod, container and image, whose message ends with the last pull's error
+ * as kubelet 1.32's does (`Back-off pulling image "x": ErrImagePull: …`).
+ * Events: Pulling, Pulled, Failed, BackOff.
  */
 import type { Container, KubeObject, Pod } from "../api/index.js";
 import { type BackoffOptions, CrashLoopBackoff } from "./backoff.js";
-import type { AuthConfig, CriClient, Image } from "./cri/index.js";
+import { type AuthConfig, type CriClient, CriError, type Image } from "./cri/index.js";
 import type { StartDecision } from "./pod-runtime.js";
 
 type Failed = Extract<StartDecision, { ok: false }>;
@@ -32,7 +35,13 @@ export function pullPolicy(c: Container): string {
   return tag === "latest" ? "Always" : "IfNotPresent";
 }
 
-/** The credentials a dockerconfigjson (or dockercfg) Secret holds for `host`. */
+/**
+ * The credentials a dockerconfigjson (or dockercfg) Secret holds for `host`,
+ * without a `serverAddress`, as the kubelet sends them: containerd 1.6 gives
+ * credentials that carry one only to a host equal to `url.Parse(serverAddress).Host`,
+ * so the key of a dockerconfigjson (`127.0.0.1:5000`, with no scheme) would
+ * fail the pull ("parse server address") or never be sent.
+ */
 export function credentialsFor(secret: KubeObject, host: string): AuthConfig | undefined {
   const data = (secret as { data?: Record<string, string> }).data ?? {};
   const raw = data[".dockerconfigjson"] ?? data[".dockercfg"];
@@ -58,7 +67,7 @@ export function credentialsFor(secret: KubeObject, host: string): AuthConfig | u
       const colon = text.indexOf(":");
       if (colon > 0) [username, password] = [text.slice(0, colon), text.slice(colon + 1)];
     }
-    if (username) return { username, password: password ?? "", serverAddress: key };
+    if (username) return { username, password: password ?? "" };
   }
   return undefined;
 }
@@ -70,12 +79,16 @@ export interface EnsureImageInput {
   event: Event;
 }
 
+/** What the puller needs of the runtime's image service. */
+export type ImageService = Pick<CriClient, "imageStatus" | "pullImage">;
+
 export class ImagePuller {
   private readonly backoff: CrashLoopBackoff;
-  private readonly failedAt = new Map<string, number>();
+  /** The last failed pull of each pod/container/image: when, and the runtime's error. */
+  private readonly failed = new Map<string, { at: number; message: string }>();
 
   constructor(
-    private readonly cri: CriClient,
+    private readonly cri: ImageService,
     backoff: BackoffOptions,
   ) {
     this.backoff = new CrashLoopBackoff(backoff);
@@ -101,40 +114,43 @@ export class ImagePuller {
         message: `Container image "${ref}" is not present with pull policy of Never`,
       };
     const key = `${pod.metadata.uid}/${c.name}/${ref}`;
-    const failed = this.failedAt.get(key);
+    const failed = this.failed.get(key);
     if (failed !== undefined) {
-      const wait = this.backoff.restartDelay(key, failed);
+      const wait = this.backoff.restartDelay(key, failed.at);
       if (wait > 0) {
-        input.event(
-          `pull-backoff/${c.name}/${failed}`,
-          "Normal",
-          "BackOff",
-          `Back-off pulling image "${ref}"`,
-        );
+        const backOff = `Back-off pulling image "${ref}"`;
+        input.event(`pull-backoff/${c.name}/${failed.at}`, "Normal", "BackOff", backOff);
         return {
           ok: false,
           reason: "ImagePullBackOff",
-          message: `Back-off pulling image "${ref}"`,
+          message: `${backOff}: ErrImagePull: ${failed.message}`,
           retryMs: wait,
         };
       }
     }
-    input.event(`pulling/${c.name}/${failed ?? 0}`, "Normal", "Pulling", `Pulling image "${ref}"`);
+    input.event(
+      `pulling/${c.name}/${failed?.at ?? 0}`,
+      "Normal",
+      "Pulling",
+      `Pulling image "${ref}"`,
+    );
     const started = Date.now();
     try {
       await this.pull(ref, input);
     } catch (e) {
       const now = Date.now();
-      this.failedAt.set(key, now);
+      // The kubelet's wording of a runtime's refusal: `rpc error: code = Unknown desc = …`.
+      const message = e instanceof CriError ? e.statusText : (e as Error).message;
+      this.failed.set(key, { at: now, message });
       this.backoff.restartDelay(key, now);
       return {
         ok: false,
         reason: "ErrImagePull",
-        message: (e as Error).message,
+        message,
         retryMs: this.backoff.currentDelay(key),
       };
     }
-    this.failedAt.delete(key);
+    this.failed.delete(key);
     this.backoff.forget(key);
     const image = await this.cri.imageStatus({ image: ref }, {});
     if (!image)
@@ -179,7 +195,6 @@ export class ImagePuller {
   /** Forgets the back-off of a pod that is gone. */
   forget(uid: string): void {
     this.backoff.forget(`${uid}/`);
-    for (const key of this.failedAt.keys())
-      if (key.startsWith(`${uid}/`)) this.failedAt.delete(key);
+    for (const key of this.failed.keys()) if (key.startsWith(`${uid}/`)) this.failed.delete(key);
   }
 }

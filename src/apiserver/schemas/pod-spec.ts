@@ -2,7 +2,8 @@
  * core/v1 `PodSpec` as Hearth serves it: containers and initContainers (merged
  * by name), volumes (merged by name), restartPolicy, grace period, deadline,
  * scheduling (nodeName, nodeSelector, tolerations, pod anti-affinity), the
- * pod's hostname/subdomain, and what Pod Security admission checks: the pod's
+ * pod's hostname/subdomain, the pull secrets of its images (imagePullSecrets),
+ * and what Pod Security admission checks: the pod's
  * securityContext, host namespaces (hostNetwork, hostPID, hostIPC), hostUsers
  * and os. Fields outside this subset are pruned with a
  * warning, as for any unknown field.
@@ -13,6 +14,7 @@ import { labelSelector } from "./label-selector.js";
 import { container } from "./pod-container.js";
 import { podSecurityContext } from "./pod-security-context.js";
 import { volume } from "./pod-volume.js";
+import { localObjectReference } from "./references.js";
 
 const podAffinityTerm: Schema = object(
   "Defines a set of pods (namely those matching the labelSelector relative to the given namespace(s)) that this pod should be co-located (affinity) or not co-located (anti-affinity) with, where co-located is defined as running on a node whose value of the label with key <topologyKey> matches that of any node on which a pod of the set of pods is running",
@@ -120,6 +122,16 @@ export const podSpec: Schema = object(
     hostname: str(
       "Specifies the hostname of the Pod If not specified, the pod's hostname will be set to a system-defined value.",
     ),
+    imagePullSecrets: {
+      type: "array",
+      description:
+        "ImagePullSecrets is an optional list of references to secrets in the same namespace to use for pulling any of the images used by this PodSpec. If specified, these secrets will be passed to individual puller implementations for them to use. More info: https://kubernetes.io/docs/concepts/containers/images#specifying-imagepullsecrets-on-a-pod",
+      items: localObjectReference(
+        "LocalObjectReference contains enough information to let you locate the referenced object inside the same namespace.",
+      ),
+      "x-kubernetes-patch-strategy": "merge",
+      "x-kubernetes-patch-merge-key": "name",
+    },
     initContainers: mapList(
       "List of initialization containers belonging to the pod. Init containers are executed in order prior to containers being started. If any init container fails, the pod is considered to have failed and is handled according to its restartPolicy. More info: https://kubernetes.io/docs/concepts/workloads/pods/init-containers/",
       "name",

@@ -148,6 +148,10 @@ describe("kind specifics", () => {
       "atomic",
     );
     assert.equal(prop("/v1/Namespace", "spec", "finalizers")?.["x-kubernetes-list-type"], "atomic");
+    // A pod's pull secrets are served (kubectl's strict validation refused them) and merge by name.
+    const pullSecrets = prop("/v1/Pod", "spec", "imagePullSecrets");
+    assert.equal(pullSecrets?.["x-kubernetes-patch-merge-key"], "name");
+    assert.equal(prop("/v1/Pod", "spec", "imagePullSecrets", "[]", "name")?.type, "string");
   });
 
   it("types Lease times as date-time and durations as int32", () => {

@@ -14,7 +14,9 @@ export {
 export { type ContainerdConfigOptions, renderContainerdConfig } from "./config.js";
 export { type ContainerdLayout, containerdLayout, socketPathFor } from "./layout.js";
 export {
+  type InsecureRegistry,
   mirrorPathOf,
+  parseInsecureRegistry,
   SANDBOX_IMAGE,
   writeRegistryHosts,
 } from "./registry-hosts.js";

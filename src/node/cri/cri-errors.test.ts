@@ -66,3 +66,25 @@ test("anything else is a CriError with the code and the runtime's message", () =
   );
   assert.ok(down instanceof CriError && down.unavailable);
 });
+
+test("statusText is the error as the kubelet shows it: Go's gRPC status wording", () => {
+  const pull = new CriError(
+    "PullImage",
+    GrpcCode.UNKNOWN,
+    'failed to pull and unpack image "x": not found',
+  );
+  assert.equal(
+    pull.statusText,
+    'rpc error: code = Unknown desc = failed to pull and unpack image "x": not found',
+  );
+  const codes = [GrpcCode.DEADLINE_EXCEEDED, GrpcCode.CANCELLED, GrpcCode.UNAUTHENTICATED, 99];
+  assert.deepEqual(
+    codes.map((c) => new CriError("PullImage", c, "d").statusText.split(" desc")[0]),
+    [
+      "rpc error: code = DeadlineExceeded",
+      "rpc error: code = Canceled",
+      "rpc error: code = Unauthenticated",
+      "rpc error: code = Code(99)",
+    ],
+  );
+});

@@ -33,6 +33,15 @@ function codeName(code: number): string {
   return Object.entries(GrpcCode).find(([, v]) => v === code)?.[0] ?? `code ${code}`;
 }
 
+/** The name Go's gRPC gives a code (`codes.Code.String()`): Unknown, NotFound, DeadlineExceeded… */
+function goCodeName(code: number): string {
+  if (code === GrpcCode.OK) return "OK";
+  if (code === GrpcCode.CANCELLED) return "Canceled";
+  const name = Object.entries(GrpcCode).find(([, v]) => v === code)?.[0];
+  if (name === undefined) return `Code(${code})`;
+  return name.toLowerCase().replace(/(?:^|_)([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
 /** What a call is about, for the typed error's message: `containers "3f1c…"`. */
 export interface CriSubject {
   /** `containers`, `podsandboxes` or `images`. */
@@ -52,6 +61,15 @@ export class CriError extends Error {
   ) {
     super(`CRI ${method} failed: ${details} (gRPC ${codeName(code)})`, options);
     this.name = "CriError";
+  }
+
+  /**
+   * The failure as a Go gRPC client prints it, which is how the kubelet
+   * reports a runtime's error in a status (`ErrImagePull`'s message):
+   * `rpc error: code = Unknown desc = failed to pull and unpack image …`.
+   */
+  get statusText(): string {
+    return `rpc error: code = ${goCodeName(this.code)} desc = ${this.details}`;
   }
 
   /** True when the runtime could not be reached (socket missing, containerd down). */
