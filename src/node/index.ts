@@ -52,4 +52,12 @@ export {
 } from "./options.js";
 export { loadState, PodDirs, type PodState } from "./pod-state.js";
 export { isRunning, readStat, signalGroup } from "./proc.js";
+export {
+  HEARTH_ROUTE_PROTOCOL,
+  listRoutes,
+  type PodRoute,
+  podRoutes,
+  registerPodRoutes,
+  routeInventoryPath,
+} from "./routes/index.js";
 export { registerServiceProxy, type ServiceProxy, startServiceProxy } from "./service-proxy.js";

@@ -4,7 +4,8 @@
  * `follow`, `previous`, `tailLines`, `limitBytes`, `sinceSeconds`,
  * `sinceTime`, `timestamps`, as the kubelet serves it. A log is read by the
  * reader of its format: "raw" (a bwrap run's own output, log-reader.ts) or
- * "cri" (the records a CRI runtime writes, cri-log.ts). It listens on 127.0.0.1 only and
+ * "cri" (the records a CRI runtime writes, cri-log.ts). It listens on the node's
+ * InternalIP only (127.0.0.1 unless `--node-ip` says otherwise) and
  * wants the bearer token the agent publishes in its Node's annotations (which
  * only those who may read Nodes can see). Errors are `Status` objects.
  */
@@ -99,12 +100,12 @@ export class LogServer {
     private readonly followPollMs = 200,
   ) {}
 
-  /** Listens on 127.0.0.1 (a free port unless given); stops when `signal` aborts. */
-  async start(signal: AbortSignal, port = 0): Promise<number> {
+  /** Listens on `host` (a free port unless given); stops when `signal` aborts. */
+  async start(signal: AbortSignal, port = 0, host = "127.0.0.1"): Promise<number> {
     const server = http.createServer((req, res) => this.handle(req, res, signal));
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
-      server.listen(port, "127.0.0.1", () => resolve());
+      server.listen(port, host, () => resolve());
     });
     signal.addEventListener(
       "abort",
