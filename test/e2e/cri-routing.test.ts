@@ -260,6 +260,18 @@ describe("pod routes between the nodes of one Hearth", { skip: skipReason() }, (
       assert.equal(await served(NS_NODE, clientRoot), 5, `web-${NS_NODE} saw ${clientRoot}`);
       assert.equal(await served(ROOT_NODE, clientNs), 5, `web-${ROOT_NODE} saw ${clientNs}`);
 
+      // The routes come from Nodes, which only the platform writes: not a tenant's
+      // super-admins, nor a tenant's service accounts.
+      for (const who of [
+        ["--as=alice", "--as-group=tenant-root-super-admin"],
+        ["--as=system:serviceaccount:tenant-root:default"],
+      ])
+        for (const verb of ["create", "update", "patch"])
+          for (const sub of [[], ["--subresource=status"]]) {
+            const r = await h.kubectl(["auth", "can-i", verb, "nodes", ...sub, ...who]);
+            assert.equal(r.stdout.trim(), "no", `${who.join(" ")} may not ${verb} nodes ${sub}`);
+          }
+
       // A clean stop of the namespaced node: its route, table, bridge and inventory go.
       assert.equal(
         await stopChild(node.child, 90_000),

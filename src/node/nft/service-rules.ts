@@ -20,7 +20,7 @@ import {
   runOnOwnManager,
   type TypedReconciler,
 } from "../../runtime/index.js";
-import { podRoutes } from "../routes/index.js";
+import { clashingRoutes, listRoutes, podRoutes } from "../routes/index.js";
 import { applyScript, deleteTable, tableContents } from "./nft.js";
 import { renderRuleset } from "./ruleset.js";
 import { type EndpointSliceObject, SERVICE_NAME_LABEL, type ServiceObject } from "./types.js";
@@ -110,12 +110,19 @@ class ServiceRulesReconciler implements TypedReconciler {
     });
   }
 
-  /** The other nodes' pod CIDRs this node routes (none without a pod bridge of Hearth's). */
+  /**
+   * The other nodes' pod CIDRs this node routes (none without a pod bridge of
+   * Hearth's): the routes controller's plan, without the CIDRs it leaves
+   * unrouted because a route of the machine covers them.
+   */
   private async routedCIDRs(cache: Cache): Promise<string[]> {
     if (this.opts.podBridge === undefined) return [];
     const nodes = (await cache.list<Node>(NODE, { noCopy: true })).items;
     const self = { name: this.opts.nodeName ?? "", podCIDR: this.opts.podCIDR };
-    return podRoutes(nodes, self).routes.map((r) => r.cidr);
+    const { routes } = podRoutes(nodes, self);
+    if (routes.length === 0) return [];
+    const machine = await listRoutes();
+    return routes.filter((r) => clashingRoutes(machine, r.cidr).length === 0).map((r) => r.cidr);
   }
 
   private async stop(): Promise<void> {
