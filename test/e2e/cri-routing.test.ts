@@ -35,6 +35,7 @@ import { criSkipReason, removeContainerRuntime } from "../support/cri-node.js";
 import {
   HEARTH_MAIN,
   type Hearth,
+  readyLine,
   startHearth,
   stopChild,
   waitFor,
@@ -116,24 +117,7 @@ function startNamespacedNode(ns: string, kubeconfig: string, dataDir: string) {
   child.stderr!.on("data", (d) => {
     stderr = (stderr + d).slice(-50_000);
   });
-  const ready = new Promise<void>((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(
-      () => reject(new Error(`hearth node not ready in time; stderr:\n${stderr}`)),
-      180_000,
-    );
-    child.stdout!.on("data", (d) => {
-      out += d;
-      if (out.includes("hearth node is ready")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`hearth node exited with ${code}; stderr:\n${stderr}`));
-    });
-  });
+  const ready = readyLine(child, /hearth node is ready/, "hearth node", 180_000, () => stderr);
   return { child, ready, stderr: () => stderr };
 }
 
