@@ -153,6 +153,7 @@ export async function node(argv: string[]): Promise<void> {
   if (!kubeconfig) throw new Error("hearth node needs --kubeconfig FILE (or KUBECONFIG)");
   const runtime = runtimeChoice(args);
   checkRuntimeCanStart(runtime);
+  const nodeIP = nodeIPFlag(args) ?? "127.0.0.1";
   const log = pino({ name: "hearth-node" }, pino.destination(2));
   const dataDir = resolve(args.flags.get("data-dir") ?? ".hearth-node");
   const client = await clientFromKubeconfig(resolve(kubeconfig));
@@ -173,6 +174,6 @@ export async function node(argv: string[]): Promise<void> {
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
   process.stdout.write(
-    `hearth node is ready: ${dataDir} (logs on ${nodeIPFlag(args) ?? "127.0.0.1"}:${running.agent.port})\n`,
+    `hearth node is ready: ${dataDir} (logs on ${nodeIP}:${running.agent.port})\n`,
   );
 }
