@@ -57,6 +57,7 @@ export {
   listRoutes,
   type PodRoute,
   podRoutes,
+  readRouteInventory,
   registerPodRoutes,
   routeInventoryPath,
 } from "./routes/index.js";

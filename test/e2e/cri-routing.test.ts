@@ -11,7 +11,9 @@
  * (read with `kubectl logs`, which reaches the namespaced node's log endpoint
  * on its InternalIP) shows the client pod's own address: nothing is
  * masqueraded. A clean stop of both leaves no route, table, bridge or
- * inventory; the test then removes the veth and the namespace.
+ * inventory (after a `kill -9` of the namespaced node and a restart, which
+ * finds its route where it was); the test then removes the veth and the
+ * namespace.
  *
  * The node runs under `nsenter --net=`, not `ip netns exec`: the latter
  * also remounts /sys for the namespace, which hides /sys/fs/cgroup, and
@@ -27,6 +29,7 @@ import { NODE_FLAGS } from "../../src/main/node-flags.js";
 import {
   bridgeName,
   containerdLayout,
+  readRouteInventory,
   routeInventoryPath,
   tableNameFor,
 } from "../../src/node/index.js";
@@ -159,7 +162,7 @@ describe("pod routes between the nodes of one Hearth", { skip: skipReason() }, (
         timeoutMs: 180_000,
       });
       const h = hearth;
-      const node = startNamespacedNode(ns, h.kubeconfig, nsDir);
+      let node = startNamespacedNode(ns, h.kubeconfig, nsDir);
       nodeChild = node.child;
       await node.ready;
 
@@ -255,6 +258,25 @@ describe("pod routes between the nodes of one Hearth", { skip: skipReason() }, (
             const r = await h.kubectl(["auth", "can-i", verb, "nodes", ...sub, ...who]);
             assert.equal(r.stdout.trim(), "no", `${who.join(" ")} may not ${verb} nodes ${sub}`);
           }
+
+      // kill -9 of the namespaced node: its route stays (its pods stay reachable), and
+      // the next start on its directory takes it over from its inventory.
+      node.child.kill("SIGKILL");
+      await stopChild(node.child, 10_000);
+      assert.match(routeVia(ROOT_CIDR, ns), new RegExp(`via ${ROOT_IP.replaceAll(".", "\\.")}`));
+      assert.deepEqual(readRouteInventory(routeInventoryPath(nsDir)), [
+        { cidr: ROOT_CIDR, via: ROOT_IP },
+      ]);
+      node = startNamespacedNode(ns, h.kubeconfig, nsDir);
+      nodeChild = node.child;
+      await node.ready;
+      await h.kubectlOk(
+        ["wait", "--for=condition=Ready", "pod", `web-${NS_NODE}`, "--timeout=60s"],
+        {
+          timeoutMs: 70_000,
+        },
+      );
+      assert.match(routeVia(ROOT_CIDR, ns), /proto 77/);
 
       // A clean stop of the namespaced node: its route, table, bridge and inventory go.
       assert.equal(
