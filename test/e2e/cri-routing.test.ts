@@ -7,7 +7,9 @@
  * own data directory and containerd, pod CIDR 10.249.0.0/24, InternalIP
  * 10.250.0.2). Each node routes the other's pod CIDR via the other's
  * InternalIP and lets it through its forward rule; a busybox pod on each
- * node fetches from the stock nginx on the other, and each nginx's access log
+ * node fetches from the stock nginx on the other (the root node's also
+ * through a ClusterIP whose one endpoint is on the other node: DNATed where
+ * the client is, then routed), and each nginx's access log
  * (read with `kubectl logs`, which reaches the namespaced node's log endpoint
  * on its InternalIP) shows the client pod's own address: nothing is
  * masqueraded. A clean stop of both leaves no route, table, bridge or
@@ -71,13 +73,23 @@ function skipReason(): string | false {
 
 const web = (node: string) => `apiVersion: v1
 kind: Pod
-metadata: {name: web-${node}}
+metadata: {name: web-${node}, labels: {app: web-${node}}}
 spec:
   nodeName: ${node}
   containers: [{name: nginx, image: "nginx:1.22", ports: [{containerPort: 80}]}]
 `;
 
-const client = (node: string, ip: string) => `apiVersion: v1
+/** A Service in front of the nginx on `node`. */
+const service = (node: string) => `apiVersion: v1
+kind: Service
+metadata: {name: web-${node}}
+spec:
+  selector: {app: web-${node}}
+  ports: [{port: 80, targetPort: 80}]
+`;
+
+/** Five fetches from each of `ips`, an "ok" for each that answered. */
+const client = (node: string, ips: string[]) => `apiVersion: v1
 kind: Pod
 metadata: {name: client-${node}}
 spec:
@@ -86,7 +98,7 @@ spec:
   containers:
   - name: c
     image: "busybox:1.35"
-    command: [sh, -c, 'for i in 1 2 3 4 5; do timeout 10 wget -q -O /dev/null http://${ip}/ && echo ok; done']
+    command: [sh, -c, 'for ip in ${ips.join(" ")}; do for i in 1 2 3 4 5; do timeout 10 wget -q -O /dev/null http://$ip/ && echo ok; done; done']
 `;
 
 /** `hearth node` in the namespace; resolves once it printed its ready line. */
@@ -214,8 +226,24 @@ describe("pod routes between the nodes of one Hearth", { skip: skipReason() }, (
         "the namespaced node's pods report its InternalIP as their host",
       );
 
+      // A Service whose endpoint is on the other node: DNATed on the client's node, then routed.
+      await h.kubectlOk(["apply", "-f", "-"], { input: service(NS_NODE) });
+      const farService = await h.kubectlOk([
+        "get",
+        "service",
+        `web-${NS_NODE}`,
+        "-o",
+        "jsonpath={.spec.clusterIP}",
+      ]);
+      assert.ok(farService.startsWith("10.251."), farService);
+      await waitFor(
+        "the root node's rules for the Service",
+        () =>
+          sh("nft", ["list", "map", "ip", rootTable, "services"]).includes(farService) || undefined,
+        60_000,
+      );
       await h.kubectlOk(["apply", "-f", "-"], {
-        input: `${client(ROOT_NODE, webNs)}---\n${client(NS_NODE, webRoot)}`,
+        input: `${client(ROOT_NODE, [webNs, farService])}---\n${client(NS_NODE, [webRoot])}`,
       });
       for (const n of [ROOT_NODE, NS_NODE])
         await waitFor(
@@ -228,14 +256,14 @@ describe("pod routes between the nodes of one Hearth", { skip: skipReason() }, (
         );
       const clientIP = async (n: string) => podIP(`client-${n}`);
       const [clientRoot, clientNs] = [await clientIP(ROOT_NODE), await clientIP(NS_NODE)];
-      for (const [n, target] of [
-        [ROOT_NODE, NS_NODE],
-        [NS_NODE, ROOT_NODE],
+      for (const [n, target, fetches] of [
+        [ROOT_NODE, NS_NODE, 10],
+        [NS_NODE, ROOT_NODE, 5],
       ] as const) {
         const said = await h.kubectlOk(["logs", `client-${n}`]);
         assert.equal(
           said.split("\n").filter((l) => l === "ok").length,
-          5,
+          fetches,
           `client-${n} reached web-${target} every time: ${said}`,
         );
       }
@@ -244,7 +272,11 @@ describe("pod routes between the nodes of one Hearth", { skip: skipReason() }, (
         (await h.kubectlOk(["logs", `web-${n}`]))
           .split("\n")
           .filter((l) => l.startsWith(`${from} `) && l.includes('"GET / HTTP/1.1" 200')).length;
-      assert.equal(await served(NS_NODE, clientRoot), 5, `web-${NS_NODE} saw ${clientRoot}`);
+      assert.equal(
+        await served(NS_NODE, clientRoot),
+        10,
+        `web-${NS_NODE} saw ${clientRoot}, directly and through its Service`,
+      );
       assert.equal(await served(ROOT_NODE, clientNs), 5, `web-${ROOT_NODE} saw ${clientNs}`);
 
       // The routes come from Nodes, which only the platform writes: not a tenant's
