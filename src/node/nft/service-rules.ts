@@ -20,7 +20,7 @@ import {
   runOnOwnManager,
   type TypedReconciler,
 } from "../../runtime/index.js";
-import { clashingRoutes, listRoutes, podRoutes } from "../routes/index.js";
+import { clashingRoutes, listRoutes, podRoutes, routingChanged } from "../routes/index.js";
 import { applyScript, deleteTable, tableContents } from "./nft.js";
 import { renderRuleset } from "./ruleset.js";
 import { type EndpointSliceObject, SERVICE_NAME_LABEL, type ServiceObject } from "./types.js";
@@ -72,9 +72,10 @@ class ServiceRulesReconciler implements TypedReconciler {
       .controller("service-rules")
       .watches(SERVICE, () => [TABLE])
       .watches(ENDPOINT_SLICE, () => [TABLE], SLICES);
-    (this.opts.podBridge === undefined ? builder : builder.watches(NODE, () => [TABLE])).complete(
-      this,
-    );
+    (this.opts.podBridge === undefined
+      ? builder
+      : builder.watches(NODE, () => [TABLE], { predicates: [routingChanged] })
+    ).complete(this);
     manager.add(onStop(() => this.stop()));
   }
 

@@ -17,5 +17,11 @@ export {
   type PodRoutesOptions,
   registerPodRoutes,
 } from "./pod-route-controller.js";
-export { MIN_ROUTED_PREFIX, type PodRoute, podRoutes, type RoutePlan } from "./pod-routes.js";
+export {
+  MIN_ROUTED_PREFIX,
+  type PodRoute,
+  podRoutes,
+  type RoutePlan,
+  routingChanged,
+} from "./pod-routes.js";
 export { readRouteInventory, routeInventoryPath } from "./route-inventory.js";

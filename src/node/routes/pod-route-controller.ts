@@ -26,7 +26,7 @@ import {
   type RouteLine,
   replaceRoute,
 } from "./ip-route.js";
-import { type PodRoute, podRoutes, type RoutingSelf } from "./pod-routes.js";
+import { type PodRoute, podRoutes, type RoutingSelf, routingChanged } from "./pod-routes.js";
 import {
   type RouteEntry,
   readRouteInventory,
@@ -70,7 +70,7 @@ class PodRouteReconciler implements TypedReconciler {
     this.cache = manager.cache;
     manager
       .controller("pod-routes")
-      .watches(NODE, () => [ROUTES])
+      .watches(NODE, () => [ROUTES], { predicates: [routingChanged] })
       .complete(this);
     manager.add(onStop(() => this.stop()));
   }

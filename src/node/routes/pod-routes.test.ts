@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import type { Node } from "../../api/index.js";
 import { parseRoutes } from "./ip-route.js";
 import { clashingRoutes } from "./pod-route-controller.js";
-import { podRoutes } from "./pod-routes.js";
+import { podRoutes, routingChanged } from "./pod-routes.js";
 
 const node = (
   name: string,
@@ -90,6 +90,20 @@ describe("podRoutes: which other nodes' pod CIDRs this node routes", () => {
 
   it("refuses an invalid own CIDR", () => {
     assert.throws(() => podRoutes([], { name: "a", podCIDR: "nope" }), /invalid pod CIDR/);
+  });
+});
+
+describe("routingChanged: which Node updates matter to routing", () => {
+  it("passes a changed pod CIDR or InternalIP, not a heartbeat", () => {
+    const b = node("b", "10.249.0.0/24", "10.250.0.2");
+    const beat: Node = {
+      ...b,
+      status: { ...b.status, conditions: [{ type: "Ready", status: "True" }] },
+    };
+    assert.equal(routingChanged.update?.(b, beat), false);
+    assert.equal(routingChanged.update?.(b, node("b", "10.249.1.0/24", "10.250.0.2")), true);
+    assert.equal(routingChanged.update?.(b, node("b", "10.249.0.0/24", "10.250.0.6")), true);
+    assert.equal(routingChanged.create, undefined, "creates and deletes always pass");
   });
 });
 

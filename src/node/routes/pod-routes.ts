@@ -13,7 +13,8 @@
  * (docs/networking.md, "Routes between nodes"): nothing here is data a tenant
  * could set.
  */
-import type { Node } from "../../api/index.js";
+import type { KubeObject, Node } from "../../api/index.js";
+import type { Predicate } from "../../runtime/index.js";
 import { formatIpv4Net, type Ipv4Net, netsOverlap, parseIpv4Net } from "../ipv4.js";
 
 export interface PodRoute {
@@ -44,6 +45,17 @@ export const MIN_ROUTED_PREFIX = 8;
 function internalIP(node: Node): string | undefined {
   return node.status?.addresses?.find((a) => a.type === "InternalIP")?.address;
 }
+
+/**
+ * Passes a Node update only when what routing reads changed (its pod CIDR or
+ * InternalIP), so a heartbeat's status refresh does not redo the routes and
+ * the nftables table every minute for every node. Creates and deletes pass.
+ */
+export const routingChanged: Predicate = {
+  update: (old: KubeObject, obj: KubeObject) =>
+    (old as Node).spec?.podCIDR !== (obj as Node).spec?.podCIDR ||
+    internalIP(old as Node) !== internalIP(obj as Node),
+};
 
 function byAge(a: Node, b: Node): number {
   const [ta, tb] = [a.metadata.creationTimestamp ?? "", b.metadata.creationTimestamp ?? ""];
