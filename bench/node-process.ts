@@ -6,7 +6,9 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { NODE_FLAGS } from "../src/main/node-flags.js";
-import { HEARTH_MAIN } from "../test/support/hearth-process.js";
+import { HEARTH_MAIN, readyLine } from "../test/support/hearth-process.js";
+
+const READY = /hearth node is ready/;
 
 export interface NodeProcessOptions {
   kubeconfig: string;
@@ -53,24 +55,7 @@ export async function startNodeProcess(o: NodeProcessOptions): Promise<NodeProce
     clearTimeout(timer);
   };
   try {
-    await new Promise<void>((resolve, reject) => {
-      let out = "";
-      const timer = setTimeout(
-        () => reject(new Error(`hearth node not ready in time; stderr:\n${stderr}`)),
-        o.readyTimeoutMs ?? 30_000,
-      );
-      child.stdout!.on("data", (d) => {
-        out += d;
-        if (out.includes("hearth node is ready")) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      child.once("exit", (code) => {
-        clearTimeout(timer);
-        reject(new Error(`hearth node exited with ${code}; stderr:\n${stderr}`));
-      });
-    });
+    await readyLine(child, READY, "hearth node", o.readyTimeoutMs ?? 30_000, () => stderr);
   } catch (e) {
     await stop(5_000);
     throw e;

@@ -100,6 +100,8 @@ export async function serveApi(
     admission?: AdmissionPlugin[];
     /** Runs before the server listens: readiness checks added here hold from the first `/readyz`. */
     beforeListen?(server: ApiServer): void;
+    /** More addresses for a new serving certificate (`hearth up`'s `--node-ip`). */
+    extraIPs?: string[];
   },
 ): Promise<ServedApi> {
   const dataDir = resolve(args.flags.get("data-dir") ?? ".hearth");
@@ -110,7 +112,9 @@ export async function serveApi(
   mkdirSync(dataDir, { recursive: true });
   const pki = await ensurePki(dataDir, {
     dns: ["localhost", "hearth", "kubernetes.default.svc"],
-    ips: ["127.0.0.1", ...(host !== "127.0.0.1" && host !== "0.0.0.0" ? [host] : [])],
+    ips: [
+      ...new Set(["127.0.0.1", ...(host !== "0.0.0.0" ? [host] : []), ...(opts.extraIPs ?? [])]),
+    ],
   });
   const backend = await openBackendFromFlags(args, dataDir);
   const controller = new AbortController();

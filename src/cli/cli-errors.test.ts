@@ -90,6 +90,16 @@ describe("command line errors", () => {
       ],
       message: /no-table\.json/,
     },
+    {
+      run: node,
+      args: ["--kubeconfig", kubeconfig, "--data-dir", dataDir, "--node-ip", "10.0.0.0/8"],
+      message: /^--node-ip must be an IPv4 address of this node, got "10\.0\.0\.0\/8"$/,
+    },
+    {
+      run: up,
+      args: ["--data-dir", dataDir, "--node-ip", "0.0.0.0"],
+      message: /^--node-ip must be an IPv4 address of this node, got "0\.0\.0\.0"$/,
+    },
     { run: apiserver, args: [], message: /^hearth apiserver needs --etcd-servers$/ },
     {
       run: apiserver,

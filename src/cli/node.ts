@@ -1,6 +1,6 @@
 /**
  * The node agent from the command line: `hearth node --kubeconfig FILE
- * [--data-dir DIR] [--node-name NAME] [--pod-cidr CIDR] [--image-table FILE]
+ * [--data-dir DIR] [--node-name NAME] [--node-ip ADDR] [--pod-cidr CIDR] [--image-table FILE]
  * [--runtime host|cri] [--containerd-socket PATH] [--insecure-registry HOST[,HOST]]
  * [--crashloop-backoff-base-ms N] [--keep-workloads]` runs a standalone agent
  * against any apiserver, with the node's service proxy (each Service's
@@ -8,9 +8,12 @@
  * `hearth up` starts both with the same flags. SIGTERM stops the proxy's
  * listeners, and the pods gracefully unless `--keep-workloads` leaves them
  * running for the next agent to adopt. The container runtime (containerd,
- * the local registry, the pod network) is container-runtime.ts's.
+ * the local registry, the pod network) is container-runtime.ts's. With
+ * `--runtime cri` on a containerd of its own, the node also routes the other
+ * Nodes' pod CIDRs to their InternalIPs (`--node-ip` is this node's).
  */
 import { mkdirSync } from "node:fs";
+import { isIPv4 } from "node:net";
 import { resolve } from "node:path";
 import { pino } from "pino";
 import { type Client, clientFromKubeconfig } from "../client/index.js";
@@ -20,6 +23,7 @@ import {
   defaultNodeName,
   ImageTable,
   NodeAgent,
+  registerPodRoutes,
   registerServiceProxy,
   registerServiceRules,
   type ServiceProxy,
@@ -46,11 +50,13 @@ export function agentOptions(
   const name = args.flags.get("node-name");
   const runtime = runtimeChoice(args);
   const cidr = runtime.kind === "cri" ? runtime.podCIDR : args.flags.get("pod-cidr");
+  const nodeIP = nodeIPFlag(args);
   return {
     dataDir,
     log,
     keepWorkloads: args.flags.get("keep-workloads") === "true",
     ...(name ? { nodeName: name } : {}),
+    ...(nodeIP ? { nodeIP } : {}),
     ...(cidr ? { podCIDR: cidr } : {}),
     ...(table ? { images: ImageTable.load(resolve(table)) } : {}),
     ...(base
@@ -62,6 +68,14 @@ export function agentOptions(
         }
       : {}),
   };
+}
+
+/** `--node-ip ADDR`, checked: an IPv4 address of one interface (not 0.0.0.0). */
+export function nodeIPFlag(args: ParsedArgs): string | undefined {
+  const ip = args.flags.get("node-ip");
+  if (ip !== undefined && (!isIPv4(ip) || ip === "0.0.0.0"))
+    throw new Error(`--node-ip must be an IPv4 address of this node, got ${JSON.stringify(ip)}`);
+  return ip;
 }
 
 /** A node's agent and its Services (proxy or nftables rules), running until their signal aborts. */
@@ -97,18 +111,29 @@ export async function startNodeAgent(
       ...(containers.cri ? { cri: containers.cri } : {}),
     });
     let proxy: Pick<ServiceProxy, "addresses"> | undefined;
+    const nodeName = options.nodeName ?? defaultNodeName();
+    const warn = (msg: string) => options.log?.(msg);
+    // A containerd of its own: the pod network is Hearth's bridge, kept to itself
+    // but for the routes to the other nodes' pods.
+    const ownNetwork = runtime.kind === "cri" && runtime.socket === undefined;
     if (runtime.kind === "cri")
       registerServiceRules(agent.manager, {
         table: tableNameFor(options.dataDir),
         podCIDR: runtime.podCIDR,
         serviceCIDR: runtime.serviceCIDR,
         nodeIPs: [],
-        nodeName: options.nodeName ?? defaultNodeName(),
-        // A containerd of its own: the pod network is Hearth's bridge, kept to itself.
-        ...(runtime.socket === undefined ? { podBridge: bridgeName(options.dataDir) } : {}),
-        warn: (msg) => options.log?.(msg),
+        nodeName,
+        ...(ownNetwork ? { podBridge: bridgeName(options.dataDir) } : {}),
+        warn,
       });
-    else proxy = registerServiceProxy(agent.manager);
+    if (runtime.kind === "cri" && ownNetwork)
+      registerPodRoutes(agent.manager, {
+        name: nodeName,
+        podCIDR: runtime.podCIDR,
+        dataDir: options.dataDir,
+        warn,
+      });
+    else if (runtime.kind === "host") proxy = registerServiceProxy(agent.manager);
     await agent.start(signal);
     let stopped: Promise<void> | undefined;
     return {
@@ -128,6 +153,7 @@ export async function node(argv: string[]): Promise<void> {
   if (!kubeconfig) throw new Error("hearth node needs --kubeconfig FILE (or KUBECONFIG)");
   const runtime = runtimeChoice(args);
   checkRuntimeCanStart(runtime);
+  const nodeIP = nodeIPFlag(args) ?? "127.0.0.1";
   const log = pino({ name: "hearth-node" }, pino.destination(2));
   const dataDir = resolve(args.flags.get("data-dir") ?? ".hearth-node");
   const client = await clientFromKubeconfig(resolve(kubeconfig));
@@ -148,6 +174,6 @@ export async function node(argv: string[]): Promise<void> {
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
   process.stdout.write(
-    `hearth node is ready: ${dataDir} (logs on 127.0.0.1:${running.agent.port})\n`,
+    `hearth node is ready: ${dataDir} (logs on ${nodeIP}:${running.agent.port})\n`,
   );
 }

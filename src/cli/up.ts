@@ -1,6 +1,6 @@
 /**
  * `hearth up [--data-dir DIR] [--port N] [--token-auth-file FILE]
- * [--volume-pool-size 100Gi] [--pod-cidr CIDR] [--service-cidr CIDR] [--node-name NAME]
+ * [--volume-pool-size 100Gi] [--pod-cidr CIDR] [--service-cidr CIDR] [--node-name NAME] [--node-ip ADDR]
  * [--runtime host|cri] [--containerd-socket PATH] [--insecure-registry HOST[,HOST]]
  * [--keep-workloads] [--no-node-agent]
  * [--node-monitor-grace-period 40s]
@@ -14,7 +14,10 @@
  * machine's pods under DIR/pods; it stops them on SIGTERM unless
  * `--keep-workloads`. With it runs the node's service proxy, listening on each
  * Service's ClusterIP:port (`--no-node-agent`: neither runs); with `--runtime
- * cri`, on a containerd of its own (container-runtime.ts).
+ * cri`, on a containerd of its own (container-runtime.ts). `--node-ip` is the
+ * node's InternalIP (where other nodes route its pod CIDR) and goes into a new
+ * serving certificate, with `--host` (where the API listens), so that a `hearth
+ * node` elsewhere can reach the API at that address.
  */
 import { join } from "node:path";
 import { type Client, createHttpClient } from "../client/index.js";
@@ -23,7 +26,7 @@ import type { Cache } from "../runtime/index.js";
 import { serveApi } from "./apiserver.js";
 import { durationFlag, parseArgs, quantityFlag } from "./args.js";
 import { checkRuntimeCanStart, runtimeChoice } from "./container-runtime.js";
-import { agentOptions, NODE_BOOLEAN_FLAGS, startNodeAgent } from "./node.js";
+import { agentOptions, NODE_BOOLEAN_FLAGS, nodeIPFlag, startNodeAgent } from "./node.js";
 import {
   checkedInDefinitions,
   platformAdmission,
@@ -37,6 +40,7 @@ export async function up(argv: string[]): Promise<void> {
   // Refused before anything listens: flags, and root for a containerd of its own.
   const runtime = runtimeChoice(args);
   checkRuntimeCanStart(runtime);
+  const nodeIP = nodeIPFlag(args);
   // The apiserver hands out ClusterIPs from the range the node's nftables rules serve.
   if (runtime.kind === "cri") args.flags.set("service-cidr", runtime.serviceCIDR);
   const ids = platformIdentities();
@@ -49,6 +53,7 @@ export async function up(argv: string[]): Promise<void> {
     admission: [platformAdmission(() => platformClient, definitions)],
     // Before listening: a `/readyz` answered between listen and these checks would pass too early.
     beforeListen: (server) => addPlatformReadyChecks(server, definitions),
+    ...(nodeIP ? { extraIPs: [nodeIP] } : {}),
   });
   const { server, backend, pki, kubeconfig, controller, dataDir, log, logError } = api;
   const server_url = api.url;

@@ -8,14 +8,14 @@ const USAGE = `usage: hearth <command> [flags]
 
 commands:
   up [--data-dir DIR] [--port N] [--host ADDR]   run the platform (defaults ./.hearth, 6443)
-     [--pod-cidr CIDR] [--node-name NAME] [--keep-workloads] [--no-node-agent]
+     [--pod-cidr CIDR] [--node-name NAME] [--node-ip ADDR] [--keep-workloads] [--no-node-agent]
      [--runtime host|cri] [--containerd-socket PATH]   (see "container runtime" below)
      [--insecure-registry HOST[,HOST…]]
      [--etcd-servers URL[,URL…] --etcd-prefix P --etcd-cafile F --etcd-certfile F --etcd-keyfile F]
   apiserver --etcd-servers URL[,URL…]            only the API server, on etcd (same etcd flags;
      [--data-dir DIR] [--port N] [--host ADDR]    several may share one etcd and one DIR/pki)
   node --kubeconfig FILE [--data-dir DIR]        run a node agent against an apiserver
-     [--node-name NAME] [--pod-cidr CIDR] [--image-table FILE] [--keep-workloads]
+     [--node-name NAME] [--node-ip ADDR] [--pod-cidr CIDR] [--image-table FILE] [--keep-workloads]
      [--runtime host|cri] [--containerd-socket PATH] [--insecure-registry HOST[,HOST…]]
   etcd-defrag --endpoints URL[,URL…]             defragment etcd members a CEL rule matches
      [--cacert F --cert F --key F] [--cluster] [--defrag-rule EXPR] [--compaction]
@@ -37,6 +37,10 @@ container runtime (up, node):
                          Hearth starts none and writes no configuration: that containerd needs
                          its CRI plugin enabled, a CNI network for the node's pod CIDR, its
                          sandbox image pullable, and registry mirrors for offline images
+  --node-ip ADDR         the Node's InternalIP (default 127.0.0.1): its log endpoint listens
+                         there, and with --runtime cri every other node routes this node's pod
+                         CIDR to it (and it theirs to them); \`up\` adds it to a new serving
+                         certificate, and --host ADDR is where \`up\` serves the API
 `;
 
 async function main(argv: string[]): Promise<void> {

@@ -21,7 +21,7 @@ import { HostRuntime } from "./host-runtime.js";
 import { IpAllocator, parseCidr } from "./ip-allocator.js";
 import { logLookup } from "./log-lookup.js";
 import { LogServer } from "./log-server.js";
-import { capacity, HOST_IP } from "./node-object.js";
+import { capacity } from "./node-object.js";
 import { heartbeat, registerNode } from "./node-registration.js";
 import { type AgentOptions, type ResolvedOptions, withDefaults } from "./options.js";
 import { PodReconciler } from "./pod-reconciler.js";
@@ -101,7 +101,7 @@ export class NodeAgent {
       dirs,
       runtime,
       backoff: new CrashLoopBackoff(o.crashBackoff),
-      hostIP: HOST_IP,
+      hostIP: o.nodeIP,
       node: { cpu: cap.cpu!, memory: cap.memory! },
       read: (kind, name, namespace) => this.read(kind, name, namespace),
       services: async (namespace) =>
@@ -136,10 +136,10 @@ export class NodeAgent {
     );
     const logs = new LogServer(logLookup(this.workers, dirs, runtime.logFormat), token, { stats });
     let node: Node;
-    const facts = { name: o.nodeName, podCIDR: o.podCIDR, port: 0, token };
+    const facts = { name: o.nodeName, podCIDR: o.podCIDR, port: 0, token, internalIP: o.nodeIP };
     try {
       // Before the Manager: the Node names the log port. It closes when the Manager's signal aborts.
-      this.port = facts.port = await logs.start(loops.signal, o.port);
+      this.port = facts.port = await logs.start(loops.signal, o.port, o.nodeIP);
       node = await registerNode(this.client, facts);
     } catch (e) {
       loops.abort();
@@ -237,7 +237,7 @@ async function podRuntime(o: ResolvedOptions, dirs: PodDirs): Promise<PodRuntime
     return CriRuntime.connect({
       socket: o.cri.socket,
       dirs,
-      hostIP: HOST_IP,
+      hostIP: o.nodeIP,
       pullBackoff: o.crashBackoff,
       log: o.log,
     });

@@ -60,5 +60,14 @@ export {
 } from "./options.js";
 export { loadState, PodDirs, type PodState } from "./pod-state.js";
 export { isRunning, readStat, signalGroup } from "./proc.js";
+export {
+  HEARTH_ROUTE_PROTOCOL,
+  listRoutes,
+  type PodRoute,
+  podRoutes,
+  readRouteInventory,
+  registerPodRoutes,
+  routeInventoryPath,
+} from "./routes/index.js";
 export { registerServiceProxy, type ServiceProxy, startServiceProxy } from "./service-proxy.js";
 export type { Summary, SummaryJson } from "./stats/index.js";

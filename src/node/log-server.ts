@@ -7,9 +7,9 @@
  * "cri" (the records a CRI runtime writes, cri-log.ts). And, given a
  * NodeStats, resource usage: `GET /stats/summary` (the Summary API's JSON)
  * and `GET /metrics/resource` (Prometheus text), see stats/. It listens on
- * 127.0.0.1 only and wants the bearer token the agent publishes in its
- * Node's annotations (which only those who may read Nodes can see). Errors
- * are `Status` objects.
+ * the node's InternalIP only (127.0.0.1 unless `--node-ip` says otherwise)
+ * and wants the bearer token the agent publishes in its Node's annotations
+ * (which only those who may read Nodes can see). Errors are `Status` objects.
  */
 import { timingSafeEqual } from "node:crypto";
 import http from "node:http";
@@ -116,12 +116,12 @@ export class LogServer {
     this.followPollMs = options.followPollMs ?? 200;
   }
 
-  /** Listens on 127.0.0.1 (a free port unless given); stops when `signal` aborts. */
-  async start(signal: AbortSignal, port = 0): Promise<number> {
+  /** Listens on `host` (a free port unless given); stops when `signal` aborts. */
+  async start(signal: AbortSignal, port = 0, host = "127.0.0.1"): Promise<number> {
     const server = http.createServer((req, res) => this.handle(req, res, signal));
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
-      server.listen(port, "127.0.0.1", () => resolve());
+      server.listen(port, host, () => resolve());
     });
     signal.addEventListener(
       "abort",

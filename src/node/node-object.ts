@@ -1,7 +1,9 @@
 /**
  * The Node this agent registers: name, the usual well-known labels, the
  * pod CIDR, capacity and allocatable (cpus, memory, 110 pods), the Ready
- * condition, InternalIP 127.0.0.1, the kubelet endpoint port (where the
+ * condition, the InternalIP (127.0.0.1 unless given: `--node-ip`; the address
+ * the apiserver reaches the log endpoint on, and other nodes route this
+ * node's pod CIDR to), the kubelet endpoint port (where the
  * apiserver fetches logs) and the node info; the log token in an annotation.
  */
 import { readFileSync } from "node:fs";
@@ -42,6 +44,8 @@ export interface NodeFacts {
   podCIDR: string;
   port: number;
   token: string;
+  /** The InternalIP (default HOST_IP). */
+  internalIP?: string;
 }
 
 export function readyConditions(now: string, old: NodeCondition[] = []): NodeCondition[] {
@@ -97,7 +101,7 @@ export function nodeObject(f: NodeFacts, now: string, old?: Node): Node {
       allocatable: cap,
       conditions: readyConditions(now, old?.status?.conditions),
       addresses: [
-        { type: "InternalIP", address: HOST_IP },
+        { type: "InternalIP", address: f.internalIP ?? HOST_IP },
         { type: "Hostname", address: os.hostname() },
       ],
       daemonEndpoints: { kubeletEndpoint: { Port: f.port } },

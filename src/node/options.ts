@@ -3,6 +3,7 @@ import os from "node:os";
 import type { Cache } from "../runtime/index.js";
 import { type BackoffOptions, DEFAULT_CRASH_BACKOFF } from "./backoff.js";
 import { ImageTable } from "./image-table.js";
+import { HOST_IP } from "./node-object.js";
 
 export interface AgentOptions {
   /**
@@ -20,8 +21,13 @@ export interface AgentOptions {
   crashBackoff?: BackoffOptions;
   /** How often processes are checked for exits, ms (default 500). */
   pollMs?: number;
-  /** Port of the log endpoint on 127.0.0.1 (default: any free port). */
+  /** Port of the log endpoint (default: any free port). */
   port?: number;
+  /**
+   * The node's InternalIP (default 127.0.0.1): its log endpoint listens there,
+   * pods see it as `status.hostIP`, and other nodes route this node's pod CIDR to it.
+   */
+  nodeIP?: string;
   bwrap?: string;
   heartbeat?: { leaseDurationSeconds: number; renewIntervalMs: number; statusIntervalMs: number };
   /**
@@ -61,6 +67,7 @@ export function withDefaults(o: AgentOptions): ResolvedOptions {
     crashBackoff: o.crashBackoff ?? DEFAULT_CRASH_BACKOFF,
     pollMs: o.pollMs ?? 500,
     port: o.port ?? 0,
+    nodeIP: o.nodeIP ?? HOST_IP,
     bwrap: o.bwrap ?? "bwrap",
     heartbeat: o.heartbeat ?? {
       leaseDurationSeconds: 40,

@@ -138,9 +138,10 @@ describe("Services on containers: stock nginx behind a ClusterIP", {
         const chain = execFileSync("nft", ["list", "chain", "ip", table, "filter-forward"], {
           encoding: "utf8",
         });
-        const dropped = /ip saddr 10\.236\.0\.0\/24 oifname != "[^"]+" counter packets (\d+)/.exec(
-          chain,
-        );
+        const dropped =
+          /ip saddr 10\.236\.0\.0\/24 oifname != "[^"]+" ip daddr != @routed-cidrs counter packets (\d+)/.exec(
+            chain,
+          );
         assert.ok(
           dropped && Number(dropped[1]) > 0,
           `pod traffic off the machine dropped: ${chain}`,

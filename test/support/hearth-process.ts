@@ -94,6 +94,39 @@ export async function stopChild(child: ChildProcess, graceMs: number): Promise<n
   }
 }
 
+/**
+ * Resolves with the first match of `line` in `child`'s stdout (a command's
+ * ready line); rejects, with `stderr()` in the message, if `child` exits or
+ * `timeoutMs` passes first. `what` names the command in those messages.
+ */
+export function readyLine(
+  child: ChildProcess,
+  line: RegExp,
+  what: string,
+  timeoutMs: number,
+  stderr: () => string,
+): Promise<RegExpExecArray> {
+  return new Promise((resolveMatch, reject) => {
+    let out = "";
+    const timer = setTimeout(
+      () => reject(new Error(`${what} not ready in time; stderr:\n${stderr()}`)),
+      timeoutMs,
+    );
+    child.stdout!.on("data", (d) => {
+      out += d;
+      const m = line.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolveMatch(m);
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited with ${code}; stderr:\n${stderr()}`));
+    });
+  });
+}
+
 /** How long `stop()` lets hearth up stop its pods before it is killed. */
 const STOP_GRACE_MS = 60_000;
 
@@ -136,29 +169,11 @@ export async function startHearth(
     stderr += d;
     if (stderr.length > 100_000) stderr = stderr.slice(-50_000);
   });
-  const ready = new Promise<string>((resolveUrl, reject) => {
-    let out = "";
-    const timer = setTimeout(
-      () => reject(new Error(`hearth up not ready in time; stderr:\n${stderr}`)),
-      // The ready line waits for the whole platform (issue 12), 20–35 s on two busy cores.
-      opts.timeoutMs ?? 90_000,
-    );
-    child.stdout!.on("data", (d) => {
-      out += d;
-      const m = /ready: (https:\/\/[^\s]+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolveUrl(m[1]!);
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`hearth up exited with ${code}; stderr:\n${stderr}`));
-    });
-  });
   let url: string;
   try {
-    url = await ready;
+    // The ready line waits for the whole platform (issue 12), 20–35 s on two busy cores.
+    const ready = /ready: (https:\/\/[^\s]+)/;
+    url = (await readyLine(child, ready, "hearth up", opts.timeoutMs ?? 90_000, () => stderr))[1]!;
   } catch (e) {
     // Leave nothing behind when the server never came up: SIGTERM first, so that
     // it stops what it has started itself (containerd, pods), then SIGKILL.

@@ -36,6 +36,7 @@ import {
 } from "node:fs";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
+import { intToIpv4, ipv4ToInt, netsOverlap, parseIpv4Net } from "../ipv4.js";
 import { type ContainerdLayout, containerdLayout } from "./layout.js";
 
 /** The pod CIDR of `--runtime cri` when none is given: private, not loopback. */
@@ -53,19 +54,6 @@ export interface PodCidr {
   gateway: string;
   prefix: number;
 }
-
-function ipv4ToInt(text: string): number | undefined {
-  const parts = text.split(".");
-  if (parts.length !== 4) return undefined;
-  let n = 0;
-  for (const p of parts) {
-    if (!/^\d{1,3}$/.test(p) || Number(p) > 255) return undefined;
-    n = n * 256 + Number(p);
-  }
-  return n;
-}
-
-const intToIpv4 = (n: number) => [24, 16, 8, 0].map((s) => (n >>> s) & 255).join(".");
 
 /** Parses an IPv4 pod CIDR with room for a gateway and at least two pods. */
 export function parsePodCidr(cidr: string): PodCidr {
@@ -145,18 +133,13 @@ export function writePodNetwork(o: PodNetworkOptions): string {
 
 const execFileAsync = promisify(execFile);
 
-function overlaps(a: { network: number; prefix: number }, b: PodCidr): boolean {
-  const [bNet, prefix] = [ipv4ToInt(b.subnet.split("/")[0]!)!, Math.min(a.prefix, b.prefix)];
-  const mask = prefix === 0 ? 0 : ~((1 << (32 - prefix)) - 1);
-  return (a.network & mask) >>> 0 === (bNet & mask) >>> 0;
-}
-
 /**
  * The lines of `ip -o -4 route show` (the main table) whose destination
  * overlaps `cidr` on a device other than `bridge`: another Hearth's bridge,
  * or a network of the machine, that the pod network's route would fight.
  */
 export function conflictingRoutes(routes: string, cidr: PodCidr, bridge: string): string[] {
+  const pod = parseIpv4Net(cidr.subnet)!;
   return routes
     .split("\n")
     .map((l) => l.trim())
@@ -166,8 +149,8 @@ export function conflictingRoutes(routes: string, cidr: PodCidr, bridge: string)
       if (!dst || words[0] === "default") return false;
       const dev = words[words.indexOf("dev") + 1];
       if (words.includes("dev") && dev === bridge) return false;
-      const [addr, bits] = dst.split("/");
-      return overlaps({ network: ipv4ToInt(addr!)!, prefix: bits ? Number(bits) : 32 }, cidr);
+      const net = parseIpv4Net(dst);
+      return net !== undefined && netsOverlap(net, pod);
     });
 }
 

@@ -75,9 +75,10 @@ describe("nftables Service ruleset", () => {
   it("keeps the pods' forwarded traffic on their bridge: nothing routed off the machine", async () => {
     const { text } = renderRuleset("t", [web], [webSlice], { ...FACTS, podBridge: "hth0a1b2c3d" });
     assert.deepEqual(rulesOf(text, "filter-forward").slice(0, 2), [
-      'ip saddr 10.244.0.0/24 oifname != "hth0a1b2c3d" counter drop',
-      'ip daddr 10.244.0.0/24 iifname != "hth0a1b2c3d" counter drop',
+      'ip saddr 10.244.0.0/24 oifname != "hth0a1b2c3d" ip daddr != @routed-cidrs counter drop',
+      'ip daddr 10.244.0.0/24 iifname != "hth0a1b2c3d" ip saddr != @routed-cidrs counter drop',
     ]);
+    assert.equal(elementsOf(text, "routed-cidrs"), "", "no other node: nothing is let through");
     assert.equal(
       rulesOf(renderRuleset("t", [web], [webSlice], FACTS).text, "filter-forward").length,
       2,
@@ -86,6 +87,24 @@ describe("nftables Service ruleset", () => {
       () => renderRuleset("t", [], [], { ...FACTS, podBridge: 'x" accept; #' }),
       /invalid bridge name/,
     );
+    await check(text);
+  });
+
+  it("lets pod traffic through to and from the other nodes' pod CIDRs only, in the same script", async () => {
+    const facts = {
+      ...FACTS,
+      podBridge: "hth0a1b2c3d",
+      routedCIDRs: ["10.245.0.0/24", "10.246.0.0/16", "bad; drop"],
+    };
+    const { text, skipped } = renderRuleset("t", [web], [webSlice], facts);
+    assert.ok(
+      lines(text).includes("add set ip t routed-cidrs { type ipv4_addr; flags interval; }"),
+      text,
+    );
+    assert.ok(lines(text).includes("flush set ip t routed-cidrs"), "rebuilt whole each time");
+    assert.equal(elementsOf(text, "routed-cidrs"), "{ 10.245.0.0/24, 10.246.0.0/16 }");
+    assert.deepEqual(skipped, ['routed pod CIDR "bad; drop" is not an IPv4 network']);
+    assert.equal(text.match(/masquerade/g)?.length, 1, "routed traffic is not masqueraded");
     await check(text);
   });
 

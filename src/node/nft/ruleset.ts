@@ -24,6 +24,8 @@ const FIXED_SETS: [string, string][] = [
   ["cluster-ips", "type ipv4_addr;"],
   ["node-ips", "type ipv4_addr;"],
   ["hairpin", "type ipv4_addr . ipv4_addr;"],
+  // The other nodes' pod CIDRs, routed to them: pod traffic may cross the node to these.
+  ["routed-cidrs", "type ipv4_addr; flags interval;"],
 ];
 const FIXED_MAPS: [string, string][] = [
   ["services", "type ipv4_addr . inet_proto . inet_service : verdict;"],
@@ -103,8 +105,15 @@ export function renderRuleset(
     if (!/^[A-Za-z0-9_.-]{1,15}$/.test(facts.podBridge))
       throw new Error(`invalid bridge name ${JSON.stringify(facts.podBridge)}`);
     const br = `"${facts.podBridge}"`;
-    rule("filter-forward", `ip saddr ${facts.podCIDR} oifname != ${br} counter drop`);
-    rule("filter-forward", `ip daddr ${facts.podCIDR} iifname != ${br} counter drop`);
+    const routed = "@routed-cidrs";
+    rule(
+      "filter-forward",
+      `ip saddr ${facts.podCIDR} oifname != ${br} ip daddr != ${routed} counter drop`,
+    );
+    rule(
+      "filter-forward",
+      `ip daddr ${facts.podCIDR} iifname != ${br} ip saddr != ${routed} counter drop`,
+    );
   }
   for (const c of ["filter-input", "filter-forward", "filter-output"])
     rule(c, "ct state new jump endpoints-check");
@@ -123,6 +132,9 @@ export function renderRuleset(
   rule("reject-chain", "reject with icmp type port-unreachable");
 
   for (const ip of new Set(facts.nodeIPs.filter(validIPv4))) element("node-ips", ip);
+  for (const cidr of facts.routedCIDRs ?? [])
+    if (validCIDR(cidr)) element("routed-cidrs", cidr);
+    else skipped.push(`routed pod CIDR ${JSON.stringify(cidr)} is not an IPv4 network`);
   for (const ip of facts.nodeIPs.filter((ip) => !validIPv4(ip)))
     skipped.push(`node IP ${JSON.stringify(ip)} is no IPv4 address`);
 

@@ -10,6 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import { resolve } from "node:path";
+import type { Node } from "../../api/index.js";
 import type { Client } from "../../client/index.js";
 import {
   type Cache,
@@ -19,12 +20,14 @@ import {
   runOnOwnManager,
   type TypedReconciler,
 } from "../../runtime/index.js";
+import { clashingRoutes, listRoutes, podRoutes, routingChanged } from "../routes/index.js";
 import { applyScript, deleteTable, tableContents } from "./nft.js";
 import { renderRuleset } from "./ruleset.js";
 import { type EndpointSliceObject, SERVICE_NAME_LABEL, type ServiceObject } from "./types.js";
 
 const SERVICE = { apiVersion: "v1", kind: "Service" };
 const ENDPOINT_SLICE = { apiVersion: "discovery.k8s.io/v1", kind: "EndpointSlice" };
+const NODE = { apiVersion: "v1", kind: "Node" };
 /** Only slices that name their Service are of use; the server filters the rest. */
 const SLICES = { scope: { labelSelector: SERVICE_NAME_LABEL } };
 /** The one request: the table is rebuilt whole, whatever changed. */
@@ -37,7 +40,11 @@ export interface ServiceRulesOptions {
   serviceCIDR?: string;
   nodeIPs: string[];
   nodeName?: string;
-  /** See NodeFacts.podBridge. */
+  /**
+   * See NodeFacts.podBridge. With it, the Nodes are watched too: the other
+   * nodes' pod CIDRs that podRoutes routes (NodeFacts.routedCIDRs) are let
+   * through the forward rule, in the same transaction as the rest.
+   */
   podBridge?: string;
   /** The nft binary (default `nft` on PATH). */
   nft?: string;
@@ -61,11 +68,14 @@ class ServiceRulesReconciler implements TypedReconciler {
 
   register(manager: Manager): void {
     this.cache = manager.cache;
-    manager
+    const builder = manager
       .controller("service-rules")
       .watches(SERVICE, () => [TABLE])
-      .watches(ENDPOINT_SLICE, () => [TABLE], SLICES)
-      .complete(this);
+      .watches(ENDPOINT_SLICE, () => [TABLE], SLICES);
+    (this.opts.podBridge === undefined
+      ? builder
+      : builder.watches(NODE, () => [TABLE], { predicates: [routingChanged] })
+    ).complete(this);
     manager.add(onStop(() => this.stop()));
   }
 
@@ -85,7 +95,8 @@ class ServiceRulesReconciler implements TypedReconciler {
     ).items;
     const nft = { ...(this.opts.nft ? { nft: this.opts.nft } : {}), signal };
     const existing = await tableContents(this.opts.table, nft);
-    const { text, skipped } = renderRuleset(this.opts.table, services, slices, this.opts, existing);
+    const facts = { ...this.opts, routedCIDRs: await this.routedCIDRs(cache) };
+    const { text, skipped } = renderRuleset(this.opts.table, services, slices, facts, existing);
     const said = skipped.join("\n");
     if (said && said !== this.lastSkipped) this.opts.warn?.(`service rules: left out:\n${said}`);
     this.lastSkipped = said;
@@ -98,6 +109,21 @@ class ServiceRulesReconciler implements TypedReconciler {
         },
       );
     });
+  }
+
+  /**
+   * The other nodes' pod CIDRs this node routes (none without a pod bridge of
+   * Hearth's): the routes controller's plan, without the CIDRs it leaves
+   * unrouted because a route of the machine covers them.
+   */
+  private async routedCIDRs(cache: Cache): Promise<string[]> {
+    if (this.opts.podBridge === undefined) return [];
+    const nodes = (await cache.list<Node>(NODE, { noCopy: true })).items;
+    const self = { name: this.opts.nodeName ?? "", podCIDR: this.opts.podCIDR };
+    const { routes } = podRoutes(nodes, self);
+    if (routes.length === 0) return [];
+    const machine = await listRoutes();
+    return routes.filter((r) => clashingRoutes(machine, r.cidr).length === 0).map((r) => r.cidr);
   }
 
   private async stop(): Promise<void> {

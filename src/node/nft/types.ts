@@ -51,6 +51,12 @@ export interface NodeFacts {
    * on IP forwarding, which would otherwise let pod traffic out unNATed).
    */
   podBridge?: string;
+  /**
+   * The other nodes' pod CIDRs this node routes to them (non-overlapping, see
+   * podRoutes): pod traffic between the bridge and these passes the forward
+   * rule above; everything else entering or leaving the pod CIDR is dropped.
+   */
+  routedCIDRs?: string[];
 }
 
 /** The chains and sets a table holds now, so a rebuild can delete the ones it no longer wants. */
