@@ -41,7 +41,8 @@ export async function startNodeProcess(o: NodeProcessOptions): Promise<NodeProce
     "--data-dir",
     o.dataDir,
   ];
-  args.push("--pod-cidr", o.podCidr, "--node-name", o.nodeName);
+  // The host runtime: this bench measures the agent itself (criIdlePods measures containers).
+  args.push("--runtime", "host", "--pod-cidr", o.podCidr, "--node-name", o.nodeName);
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr!.on("data", (d) => {

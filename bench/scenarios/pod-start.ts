@@ -142,7 +142,7 @@ export async function podStart(dir: string, plan: PodStartPlan): Promise<PodStar
   const floorIp = cidr.replace(/\.0\.0\/16$/, ".255.254");
   const h = await startHearth({
     dataDir: join(dir, "pod-start"),
-    extraArgs: ["--pod-cidr", cidr],
+    extraArgs: ["--runtime", "host", "--pod-cidr", cidr],
     timeoutMs: 60_000,
   });
   const stop = new AbortController();

@@ -5,8 +5,9 @@ import { checkRuntimeCanStart, runtimeChoice, startContainerRuntime } from "./co
 
 const choice = (...argv: string[]) => runtimeChoice(parseArgs(argv));
 
-test("the runtime is host by default; cri takes a private pod CIDR (10.88.0.0/24) and service CIDR (10.96.0.0/16) unless given", () => {
-  assert.deepEqual(choice(), { kind: "host" });
+test("the runtime is cri by default, on a private pod CIDR (10.88.0.0/24) and service CIDR (10.96.0.0/16) unless given; host when asked", () => {
+  const defaults = { kind: "cri", podCIDR: "10.88.0.0/24", serviceCIDR: "10.96.0.0/16" };
+  assert.deepEqual(choice(), defaults);
   assert.deepEqual(choice("--runtime", "host", "--pod-cidr", "127.1.0.0/16"), { kind: "host" });
   assert.deepEqual(choice("--runtime", "cri"), {
     kind: "cri",
@@ -48,7 +49,7 @@ test("--insecure-registry takes comma-separated hosts with --runtime cri, and is
     },
   );
   assert.throws(
-    () => choice("--insecure-registry", "127.0.0.1:5000"),
+    () => choice("--runtime", "host", "--insecure-registry", "127.0.0.1:5000"),
     /--insecure-registry needs --runtime cri/,
   );
   assert.throws(
@@ -71,7 +72,7 @@ test("without root, a containerd of its own is refused with what is needed; a gi
   assert.throws(
     () =>
       checkRuntimeCanStart({ kind: "cri", podCIDR: "10.88.0.0/24", serviceCIDR: "10.96.0.0/16" }),
-    /running containers needs root.*socket option/,
+    /running containers needs root.*--containerd-socket PATH.*--runtime host/,
   );
   await assert.rejects(
     startContainerRuntime(

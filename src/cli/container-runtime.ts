@@ -2,11 +2,11 @@
  * The container runtime of `hearth up` and `hearth node`, from
  * `--runtime host|cri` and `--containerd-socket PATH`:
  *
- * - `host` (the default for now): pods are host processes; nothing runs here.
+ * - `host` (only when asked for): pods are host processes; nothing runs here.
  * - `cri` with `--containerd-socket`: the agent uses that containerd's CRI
  *   socket. Hearth starts nothing and writes no CNI or registry hosts
  *   configuration: that containerd brings its own (see USAGE in hearth.ts).
- * - `cri` alone (root only): the local image registry under DIR/registry with
+ * - `cri` alone (the default; root only): the local image registry under DIR/registry with
  *   every image the cache holds published, the pod network's CNI conflist and
  *   the registry hosts under DIR/containerd (with those of
  *   `--insecure-registry HOST[,HOST…]`), then a ContainerdSupervisor under
@@ -62,10 +62,10 @@ export type RuntimeChoice =
  */
 export const DEFAULT_CRI_SERVICE_CIDR = "10.96.0.0/16";
 
-/** The runtime flags, checked; `--containerd-socket` alone means `--runtime cri`. */
+/** The runtime flags, checked; containers (`cri`) unless `--runtime host`. */
 export function runtimeChoice(args: ParsedArgs): RuntimeChoice {
   const socket = args.flags.get("containerd-socket");
-  const kind = args.flags.get("runtime") ?? (socket ? "cri" : "host");
+  const kind = args.flags.get("runtime") ?? "cri";
   if (kind !== "host" && kind !== "cri")
     throw new Error(`--runtime must be host or cri, got ${JSON.stringify(kind)}`);
   const insecure = args.flags.get("insecure-registry");

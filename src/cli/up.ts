@@ -39,7 +39,8 @@ export async function up(argv: string[]): Promise<void> {
   const args = parseArgs(argv, [...NODE_BOOLEAN_FLAGS, "no-node-agent"]);
   // Refused before anything listens: flags, and root for a containerd of its own.
   const runtime = runtimeChoice(args);
-  checkRuntimeCanStart(runtime);
+  // Without a node agent nothing runs pods: no root is needed.
+  if (args.flags.get("no-node-agent") !== "true") checkRuntimeCanStart(runtime);
   const nodeIP = nodeIPFlag(args);
   // The apiserver hands out ClusterIPs from the range the node's nftables rules serve.
   if (runtime.kind === "cri") args.flags.set("service-cidr", runtime.serviceCIDR);

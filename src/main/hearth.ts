@@ -25,8 +25,7 @@ commands:
   images serve [--data-dir DIR] [--port N]       the local registry (DIR/registry) with them published
 
 container runtime (up, node):
-  --runtime host         pods are host processes under bubblewrap (the default for now)
-  --runtime cri          pods are containers: as root, Hearth runs its own containerd under
+  --runtime cri          (the default) pods are containers: as root, Hearth runs its own containerd under
                          DIR/containerd, the local registry (DIR/registry) with the built images
                          as a mirror of docker.io and registry.k8s.io, and a CNI bridge for the
                          pod CIDR (--pod-cidr, default ${DEFAULT_CRI_POD_CIDR}; give each Hearth its own)
@@ -37,6 +36,8 @@ container runtime (up, node):
                          Hearth starts none and writes no configuration: that containerd needs
                          its CRI plugin enabled, a CNI network for the node's pod CIDR, its
                          sandbox image pullable, and registry mirrors for offline images
+  --runtime host         pods are host processes under bubblewrap with loopback IPs, from the
+                         image table (config/images.json): no isolation; for machines without root
   --node-ip ADDR         the Node's InternalIP (default 127.0.0.1): its log endpoint listens
                          there, and with --runtime cri every other node routes this node's pod
                          CIDR to it (and it theirs to them); \`up\` adds it to a new serving

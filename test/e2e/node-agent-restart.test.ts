@@ -5,8 +5,8 @@
  * restarted with the exit code the runtime kept (bwrap's status file, or
  * containerd's); the processes of a pod deleted meanwhile are stopped and its
  * directory removed; `--keep-workloads` leaves pods running across a clean
- * stop. On both pod runtimes (HEARTH_TEST_RUNTIME=cri: containers, whose
- * containerd outlives the kill).
+ * stop. On either pod runtime (containers, whose containerd outlives the
+ * kill, by default; HEARTH_TEST_RUNTIME=host for host processes).
  */
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";

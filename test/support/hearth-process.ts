@@ -131,14 +131,17 @@ export function readyLine(
 const STOP_GRACE_MS = 60_000;
 
 /**
- * With HEARTH_TEST_RUNTIME=cri, every `hearth up` of the e2e suite runs its
- * pods as containers (`--runtime cri`) on a pod CIDR and service CIDR of its
- * own, unless the test names a runtime itself.
+ * The runtime flags of a Hearth whose test chose none: the test run's runtime
+ * (see testRuntime) on a network of its own, keeping a pod CIDR the test gave
+ * on the host runtime.
  */
-/** On a CRI test run, the network flags of a Hearth whose test did not choose a runtime. */
 function runtimeArgs(extra: string[]): string[] {
-  if (testRuntime() !== "cri" || extra.some((a) => a.startsWith("--runtime"))) return [];
-  return testNetwork("cri").args;
+  if (extra.some((a) => a.startsWith("--runtime") || a.startsWith("--containerd-socket")))
+    return [];
+  const runtime = testRuntime();
+  if (runtime === "host" && extra.some((a) => a.startsWith("--pod-cidr")))
+    return ["--runtime", "host"];
+  return testNetwork(runtime).args;
 }
 
 /** Starts `hearth up` on `dataDir` (a new temp dir when absent) and waits for its ready line. */

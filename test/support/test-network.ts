@@ -1,6 +1,6 @@
 /**
  * The network of a test's `hearth up`, by the pod runtime the run tests on
- * (`HEARTH_TEST_RUNTIME=cri` or the host runtime): its flags and the
+ * (see `testRuntime`): its flags and the
  * ClusterIPs a test may ask for. Each call is a network of its own, so that
  * hearths running at once (in one file or in parallel files) do not share
  * addresses.
@@ -9,6 +9,8 @@
  * - cri: a pod /24 in 10.208–211.x and a service /24 in 10.212–215.x (the
  *   same x); the nftables rules of one Hearth then never see another's.
  */
+import { criSkipReason } from "./cri-node.js";
+
 export type TestRuntime = "host" | "cri";
 
 export interface TestNetwork {
@@ -20,8 +22,15 @@ export interface TestNetwork {
   clusterIp(): string;
 }
 
+/**
+ * `HEARTH_TEST_RUNTIME` (host or cri) when set; else containers, as `hearth
+ * up` runs by default, where the machine can run them (root, containerd, the
+ * built images), and host processes where it cannot.
+ */
 export function testRuntime(): TestRuntime {
-  return process.env.HEARTH_TEST_RUNTIME === "cri" ? "cri" : "host";
+  const chosen = process.env.HEARTH_TEST_RUNTIME;
+  if (chosen === "host" || chosen === "cri") return chosen;
+  return criSkipReason() ? "host" : "cri";
 }
 
 const random = (from: number, count: number) => from + Math.floor(Math.random() * count);
@@ -32,7 +41,7 @@ export function testNetwork(runtime: TestRuntime = testRuntime()): TestNetwork {
     return {
       runtime,
       podCidr,
-      args: ["--pod-cidr", podCidr],
+      args: ["--runtime", "host", "--pod-cidr", podCidr],
       clusterIp: () => `127.2.${random(1, 250)}.${random(1, 250)}`,
     };
   }

@@ -12,7 +12,10 @@ afterEach(() => {
 
 test("without root, starting containerd is refused with what is needed", async () => {
   process.getuid = () => 1000;
-  assert.throws(() => checkCanRun("containerd"), /running containers needs root.*socket option/);
+  assert.throws(
+    () => checkCanRun("containerd"),
+    /running containers needs root.*--containerd-socket PATH.*--runtime host/,
+  );
   const sup = new ContainerdSupervisor({ dataDir: "/nonexistent/h", sandboxImage: "x" });
   await assert.rejects(sup.start(new AbortController().signal), /needs root/);
 });

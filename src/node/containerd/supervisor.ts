@@ -189,7 +189,8 @@ export function checkCanRun(binary: string): void {
   if (process.getuid?.() !== 0)
     throw new Error(
       "running containers needs root: containerd creates mounts, namespaces and cgroups. " +
-        "Run hearth as root, or point it at a containerd already running with a socket option",
+        "Run hearth as root, point it at a containerd already serving CRI with --containerd-socket PATH, " +
+        "or run pods as host processes with --runtime host",
     );
   const probe = spawnSync(binary, ["--version"], { stdio: "ignore" });
   if (probe.error || probe.status !== 0)
