@@ -191,7 +191,7 @@ export function criLines(r: CriResults): string[] {
     lines.push("", `${group}: skipped: ${g.skipped}`);
   if (r.criPodStart) {
     const p = ran(r.criPodStart);
-    if (p) lines.push("", ...podStartLines(p, "criPodStart on CRI (ctr run by hand as the floor)"));
+    if (p) lines.push("", ...podStartLines(p, "criPodStart"));
     else skip("criPodStart", r.criPodStart as { skipped: string });
   }
   if (r.criIdlePods) {

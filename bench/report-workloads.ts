@@ -85,7 +85,7 @@ export function podStartLines(
 ): string[] {
   const n = p.trivial.hearth.latencyMs.count + p.trivial.hearth.errors;
   const lines = [
-    `${`${title}, ${n} pods of each kind`.padEnd(44)}    p50 ms    p90 ms    max ms  errors`,
+    `${`${title}, ${n} pods of each kind`.padEnd(43)}    p50 ms    p90 ms    max ms  errors`,
   ];
   for (const kind of KINDS) {
     const k = p[kind];
