@@ -34,7 +34,7 @@ export interface ServiceThroughputPlan {
   readyDeadlineMs: number;
 }
 
-/** One closed-loop run against one address. */
+/** One closed-loop run against one series' address(es). */
 export interface TargetRun {
   opsPerSec: number;
   p50Ms: number;
