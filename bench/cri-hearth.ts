@@ -51,6 +51,10 @@ export async function startCriHearth(dir: string, name: string): Promise<CriHear
     dataDir,
     extraArgs: ["--runtime", "cri", "--pod-cidr", CRI_POD_CIDR, "--service-cidr", CRI_SERVICE_CIDR],
     timeoutMs: 180_000,
+  }).catch(async (e: unknown) => {
+    // A Hearth that never got ready may have been killed with its containerd running.
+    await removeContainerRuntime(dataDir);
+    throw e;
   });
   const stop = async () => {
     if (h.process.exitCode === null && h.process.signalCode === null) await h.stop();
