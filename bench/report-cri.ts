@@ -44,6 +44,8 @@ export function criRatios(r: CriResults) {
               {
                 throughput: l.ranges.throughputRatio.median,
                 addedP50Ms: l.ranges.addedP50Ms.median,
+                /** ÷ the three pod IPs directly: what the DNAT alone costs. */
+                throughputToPodIPs: l.ranges.throughputRatioToPodIPs.median,
               },
             ]),
           ),
@@ -174,11 +176,13 @@ function levelLines(l: ServiceLevel): string[] {
   };
   const ratio = l.ranges.throughputRatio;
   const added = l.ranges.addedP50Ms;
+  const spread = l.ranges.throughputRatioToPodIPs;
   return [
     row("ClusterIP", "clusterIP"),
     row("pod IP (floor)", "podIP"),
     row("3 pod IPs", "podIPs"),
     `        ClusterIP ÷ pod IP: ${ratio.min}–${ratio.max} (median ${ratio.median}); added p50 ${added.min}–${added.max} ms (median ${added.median}) (ranges are min–max over the repetitions)`,
+    `        ClusterIP ÷ 3 pod IPs: ${spread.min}–${spread.max} (median ${spread.median})`,
   ];
 }
 

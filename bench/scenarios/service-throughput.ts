@@ -69,9 +69,12 @@ export interface ServiceLevel {
   throughputRatio: number[];
   /** Per repetition: ClusterIP p50 − pod IP p50, ms. */
   addedP50Ms: number[];
+  /** Per repetition: ClusterIP requests/s ÷ the three pod IPs' (the same spread, no DNAT). */
+  throughputRatioToPodIPs: number[];
   ranges: Record<Series, Ranges> & {
     throughputRatio: Range;
     addedP50Ms: Range;
+    throughputRatioToPodIPs: Range;
   };
 }
 
@@ -183,6 +186,7 @@ async function runLevel(
   const { clusterIP, podIP, podIPs } = runs;
   const throughputRatio = clusterIP.map((c, i) => round(c.opsPerSec / podIP[i]!.opsPerSec));
   const addedP50Ms = clusterIP.map((c, i) => round(c.p50Ms - podIP[i]!.p50Ms));
+  const toPodIPs = clusterIP.map((c, i) => round(c.opsPerSec / podIPs[i]!.opsPerSec));
   return {
     concurrency,
     clusterIP,
@@ -190,12 +194,14 @@ async function runLevel(
     podIPs,
     throughputRatio,
     addedP50Ms,
+    throughputRatioToPodIPs: toPodIPs,
     ranges: {
       clusterIP: ranges(clusterIP),
       podIP: ranges(podIP),
       podIPs: ranges(podIPs),
       throughputRatio: range(throughputRatio),
       addedP50Ms: range(addedP50Ms),
+      throughputRatioToPodIPs: range(toPodIPs),
     },
   };
 }
