@@ -11,7 +11,7 @@ import { connect } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 
 /** How often the floor tries the port: finer than any probe period. */
-const PORT_POLL_MS = 5;
+export const PORT_POLL_MS = 5;
 
 export interface FloorRun {
   /** ms from just before spawn to the readiness signal. */
@@ -20,7 +20,7 @@ export interface FloorRun {
   stop(): Promise<void>;
 }
 
-function tcpAccepts(host: string, port: number): Promise<boolean> {
+export function tcpAccepts(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ host, port });
     const done = (ok: boolean) => {

@@ -7,10 +7,13 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FootprintPlan } from "./scenarios/agent-footprint.js";
 import type { LevelPlan } from "./scenarios/creates.js";
+import type { CriIdlePodsPlan } from "./scenarios/cri-idle-pods.js";
+import type { CriPodStartPlan } from "./scenarios/cri-pod-start.js";
 import type { EtcdBootstrapPlan } from "./scenarios/etcd-bootstrap.js";
 import type { IdleTenantsPlan } from "./scenarios/idle-tenants.js";
 import type { PodStartPlan } from "./scenarios/pod-start.js";
 import type { ReconcilePlan } from "./scenarios/reconcile-throughput.js";
+import type { ServiceThroughputPlan } from "./scenarios/service-throughput.js";
 import type { WatchesPlan } from "./scenarios/watches.js";
 
 /** Scenario groups, in the order they run. `apiserver` is (a)–(f) of the README. */
@@ -23,6 +26,9 @@ export const GROUPS = [
   "etcdBootstrap",
   "watches",
   "idleTenants",
+  "criPodStart",
+  "criIdlePods",
+  "serviceThroughput",
 ] as const;
 export type Group = (typeof GROUPS)[number];
 
@@ -52,6 +58,12 @@ export interface Plan {
   watches: WatchesPlan;
   /** idleTenants: idle CPU and RSS of hearth up with 0, 100, 1,000 plain Tenants. */
   idleTenants: IdleTenantsPlan;
+  /** criPodStart: pod start → Ready on `hearth up --runtime cri` vs `ctr run` by hand. */
+  criPodStart: CriPodStartPlan;
+  /** criIdlePods: hearth, containerd and shims CPU and RSS with 0 and 50 idle pods on CRI. */
+  criIdlePods: CriIdlePodsPlan;
+  /** serviceThroughput: HTTP GETs through a ClusterIP vs straight to a pod IP. */
+  serviceThroughput: ServiceThroughputPlan;
   /** Characters of the ConfigMap's one data value. */
   payloadChars: number;
 }
@@ -97,6 +109,23 @@ const FULL: Plan = {
     concurrency: 8,
     readyDeadlineMs: 3_600_000,
   },
+  criPodStart: { pods: 15, warmup: 2, deadlineMs: 120_000 },
+  criIdlePods: {
+    pods: 50,
+    windowMs: 30_000,
+    settleMs: 5000,
+    createConcurrency: 8,
+    readyDeadlineMs: 300_000,
+  },
+  serviceThroughput: {
+    concurrency: [1, 16],
+    // Short runs, many of them: on a shared machine the load moves within
+    // seconds, and runs paired close together see more of the same load.
+    requests: 3000,
+    warmup: 300,
+    repetitions: 8,
+    readyDeadlineMs: 120_000,
+  },
   payloadChars: 1024,
 };
 
@@ -115,6 +144,9 @@ const QUICK: Plan = {
   etcdBootstrap: { runs: 1, deadlineMs: 120_000 },
   watches: { ...FULL.watches, tenants: 2, settleMs: 2000, windowMs: 5000 },
   idleTenants: { ...FULL.idleTenants, counts: [0, 10], settleMs: 2000, windowMs: 5000 },
+  criPodStart: { ...FULL.criPodStart, pods: 3, warmup: 1 },
+  criIdlePods: { ...FULL.criIdlePods, pods: 10, windowMs: 5000, settleMs: 2000 },
+  serviceThroughput: { ...FULL.serviceThroughput, requests: 500, warmup: 100, repetitions: 2 },
 };
 
 /** dist/bench/plan.js → <repo>/bench/results, wherever the bench is started from. */

@@ -84,3 +84,13 @@ export class PodWatch {
     for (const wake of [...this.#wakers]) wake();
   }
 }
+
+/** A PodWatch from the namespace's current resourceVersion (a LIST first), so it misses nothing after. */
+export async function watchPods(
+  client: Client,
+  namespace: string,
+  signal: AbortSignal,
+): Promise<PodWatch> {
+  const listed = await client.list({ apiVersion: "v1", kind: "Pod" }, { namespace });
+  return new PodWatch(client, namespace, listed.metadata.resourceVersion ?? "", signal);
+}

@@ -19,7 +19,7 @@ const KINDS = ["trivial", "etcd"] as const;
 
 const over = (a: number, b: number) => (b > 0 ? round(a / b, 3) : 0);
 
-function startRatio(k: KindResult) {
+export function startRatio(k: KindResult) {
   const h = k.hearth.latencyMs;
   const f = k.floor.latencyMs;
   return { p50: over(h.p50, f.p50), p90: over(h.p90, f.p90) };
@@ -79,10 +79,13 @@ export function workloadTargets(r: WorkloadResults): Record<string, Target> {
 
 const ms = (n: number) => n.toFixed(1).padStart(9);
 
-function podStartLines(p: PodStartResult): string[] {
+export function podStartLines(
+  p: Pick<PodStartResult, "trivial" | "etcd">,
+  title = "(g) pod start-to-Ready",
+): string[] {
   const n = p.trivial.hearth.latencyMs.count + p.trivial.hearth.errors;
   const lines = [
-    `(g) pod start-to-Ready, ${n} pods of each kind    p50 ms    p90 ms    max ms  errors`,
+    `${`${title}, ${n} pods of each kind`.padEnd(43)}    p50 ms    p90 ms    max ms  errors`,
   ];
   for (const kind of KINDS) {
     const k = p[kind];

@@ -1,10 +1,12 @@
 /**
  * Turns scenario results into the report: ratios, the targets of the performance
  * issue with pass/fail, and the human-readable summary, for the groups that ran
- * (the apiserver group here, the others in report-workloads.ts). Targets never
+ * (the apiserver group here, the others in report-workloads.ts,
+ * report-platform.ts and report-cri.ts). Targets never
  * fail the run; they are reported.
  */
 import type { OpenLoopResult } from "./load.js";
+import { type CriResults, criErrors, criLines, criRatios, criTargets } from "./report-cri.js";
 import {
   type PlatformResults,
   platformErrors,
@@ -44,7 +46,7 @@ export interface ApiResults {
   watch: WatchResult;
 }
 
-export interface Results extends WorkloadResults, PlatformResults {
+export interface Results extends WorkloadResults, PlatformResults, CriResults {
   apiserver?: ApiResults;
   apiserverEtcd?: ApiserverEtcdResult;
   etcdBootstrap?: EtcdBootstrapResult;
@@ -64,7 +66,7 @@ const BARE_RATIO_TARGET = 0.5;
 const at = (levels: LevelResult[], c: number) => levels.find((l) => l.concurrency === c);
 
 export function ratios(r: Results) {
-  return { ...(r.apiserver ? apiRatios(r.apiserver) : {}), ...workloadRatios(r) };
+  return { ...(r.apiserver ? apiRatios(r.apiserver) : {}), ...workloadRatios(r), ...criRatios(r) };
 }
 
 function apiRatios(r: ApiResults) {
@@ -90,6 +92,7 @@ export function targets(r: Results): Record<string, Target> {
     ...(r.apiserverEtcd ? apiserverEtcdTargets(r.apiserverEtcd) : {}),
     ...(r.etcdBootstrap ? etcdBootstrapTargets(r.etcdBootstrap) : {}),
     ...platformTargets(r),
+    ...criTargets(r),
   };
 }
 
@@ -138,6 +141,7 @@ export function summary(r: Results, header: string): string {
   if (r.apiserverEtcd) lines.push("", ...apiserverEtcdLines(r.apiserverEtcd));
   if (r.etcdBootstrap) lines.push("", ...etcdBootstrapLines(r.etcdBootstrap));
   lines.push(...platformLines(r));
+  lines.push(...criLines(r));
   const all = Object.values(targets(r));
   if (all.length > 0) lines.push("", "targets:");
   for (const target of all) {
@@ -147,6 +151,7 @@ export function summary(r: Results, header: string): string {
   const failures = (r.apiserver ? apiErrors(r.apiserver) : []).concat(
     workloadErrors(r),
     platformErrors(r),
+    criErrors(r),
   );
   if (failures.length > 0) lines.push("", "errors seen:", ...failures.map((e) => `  ${e}`));
   return lines.join("\n");

@@ -3,8 +3,10 @@
  * at 1, 8 and 64 clients against the in-process SQLite floor and a bare
  * HTTPS+SQLite server, GET latency at a steady rate, LIST of 10,000 objects,
  * watch delivery to 100 watchers, pod start-to-Ready against spawning the same
- * command, the node agent's footprint with idle pods, and the controller
- * runtime's reconcile throughput (see bench/README.md); `--only` picks groups.
+ * command, the node agent's footprint with idle pods, the controller
+ * runtime's reconcile throughput, the platform groups, and on `hearth up
+ * --runtime cri` pod start against `ctr run`, idle pods' cost and Service
+ * throughput (see bench/README.md); `--only` picks groups.
  * Writes `<out>/<timestamp>.json` (and `<out>/latest.json` when every group ran)
  * and prints a summary. Missed targets are reported, not fatal: the exit code is
  * non-zero only on a crash. Everything runs on a temporary data directory; every
@@ -18,16 +20,20 @@ import { createHttpClient } from "../src/client/index.js";
 import { NODE_FLAGS } from "../src/main/node-flags.js";
 import { createCA, issueLeaf } from "../src/pki/index.js";
 import { openSqliteBackend } from "../src/storage/index.js";
+import { CRI_POD_CIDR, CRI_SERVICE_CIDR } from "./cri-hearth.js";
 import { type Args, GROUPS, type Plan, parseArgs, USAGE } from "./plan.js";
 import { type ApiResults, type Results, ratios, summary, targets } from "./report.js";
 import { agentFootprint } from "./scenarios/agent-footprint.js";
 import { apiserverEtcd } from "./scenarios/apiserver-etcd.js";
 import { backendCreates, httpCreates, runLevels } from "./scenarios/creates.js";
+import { criIdlePods } from "./scenarios/cri-idle-pods.js";
+import { criPodStart } from "./scenarios/cri-pod-start.js";
 import { etcdBootstrap } from "./scenarios/etcd-bootstrap.js";
 import { idleTenants } from "./scenarios/idle-tenants.js";
 import { podStart } from "./scenarios/pod-start.js";
 import { getAtRate, listOnBackend, listOverHttp } from "./scenarios/reads.js";
 import { reconcileThroughput } from "./scenarios/reconcile-throughput.js";
+import { serviceThroughput } from "./scenarios/service-throughput.js";
 import { watchFanOut } from "./scenarios/watch.js";
 import { watchesScenario } from "./scenarios/watches.js";
 import { startServerThread } from "./server-thread.js";
@@ -78,6 +84,20 @@ async function runAll(dir: string, { plan, only }: Args): Promise<Results> {
   if (only.includes("idleTenants")) {
     log(`idleTenants: hearth up with ${plan.idleTenants.counts.join(", ")} plain Tenants`);
     results.idleTenants = await idleTenants(dir, plan.idleTenants);
+  }
+  if (only.includes("criPodStart")) {
+    log(`criPodStart: ${plan.criPodStart.pods} busybox and etcd pods on CRI vs ctr run by hand`);
+    results.criPodStart = await criPodStart(dir, plan.criPodStart);
+  }
+  if (only.includes("criIdlePods")) {
+    log(
+      `criIdlePods: hearth, containerd and shims with 0 and ${plan.criIdlePods.pods} pods on CRI`,
+    );
+    results.criIdlePods = await criIdlePods(dir, plan.criIdlePods);
+  }
+  if (only.includes("serviceThroughput")) {
+    log("serviceThroughput: GETs through a ClusterIP vs a pod IP");
+    results.serviceThroughput = await serviceThroughput(dir, plan.serviceThroughput);
   }
   return results;
 }
@@ -185,6 +205,11 @@ function apiScenarios(plan: Plan, r: ApiResults) {
   };
 }
 
+/** A container group's plan, with the runtime and networks it ran on. */
+function criParams<T extends object>(plan: T) {
+  return { ...plan, runtime: "cri", podCIDR: CRI_POD_CIDR, serviceCIDR: CRI_SERVICE_CIDR };
+}
+
 function report(args: Args, r: Results, startedAt: Date, finishedAt: Date, host: object) {
   const { plan } = args;
   return {
@@ -202,7 +227,7 @@ function report(args: Args, r: Results, startedAt: Date, finishedAt: Date, host:
       object: `ConfigMap with one data value of ${plan.payloadChars} characters`,
       latency: "milliseconds; p50/p90/p99 by nearest rank over all samples",
       workloads:
-        "podStart and agentFootprint run `hearth up` (and `hearth node`) as child processes; reconcileThroughput runs its apiserver in this process on the memory backend",
+        "podStart and agentFootprint run `hearth up` (and `hearth node`) as child processes; reconcileThroughput runs its apiserver in this process on the memory backend; criPodStart, criIdlePods and serviceThroughput run `hearth up --runtime cri` with its own containerd",
     },
     scenarios: {
       ...(r.apiserver ? apiScenarios(plan, r.apiserver) : {}),
@@ -219,6 +244,20 @@ function report(args: Args, r: Results, startedAt: Date, finishedAt: Date, host:
       ...(r.watches ? { watches: { params: plan.watches, result: r.watches } } : {}),
       ...(r.idleTenants
         ? { idleTenants: { params: plan.idleTenants, result: r.idleTenants } }
+        : {}),
+      ...(r.criPodStart
+        ? { criPodStart: { params: criParams(plan.criPodStart), result: r.criPodStart } }
+        : {}),
+      ...(r.criIdlePods
+        ? { criIdlePods: { params: criParams(plan.criIdlePods), result: r.criIdlePods } }
+        : {}),
+      ...(r.serviceThroughput
+        ? {
+            serviceThroughput: {
+              params: criParams(plan.serviceThroughput),
+              result: r.serviceThroughput,
+            },
+          }
         : {}),
     },
     ratios: ratios(r),

@@ -14,7 +14,7 @@ import { killRecorded, stopAndClean, testPodCidr } from "../../test/support/node
 import { closedLoop, type LoadResult } from "../load.js";
 import { type NodeProcess, startNodeProcess } from "../node-process.js";
 import { benchPod } from "../pod-specs.js";
-import { PodWatch } from "../pod-watch.js";
+import { type PodWatch, watchPods } from "../pod-watch.js";
 import { measureProcess, type ProcessWindow } from "../proc-usage.js";
 import { round } from "../stats.js";
 
@@ -72,8 +72,7 @@ export async function agentFootprint(dir: string, plan: FootprintPlan): Promise<
     await sleep(plan.settleMs);
     const idle = await measureProcess(node.pid, plan.windowMs);
 
-    const listed = await client.list({ apiVersion: "v1", kind: "Pod" }, { namespace: NAMESPACE });
-    watch = new PodWatch(client, NAMESPACE, listed.metadata.resourceVersion ?? "", stop.signal);
+    watch = await watchPods(client, NAMESPACE, stop.signal);
     const names = Array.from({ length: plan.pods }, (_, i) => `idle-${i}`);
     const start = performance.now();
     const c = client;

@@ -10,12 +10,13 @@
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
+import type { Pod } from "../../src/api/pod.js";
 import { clientFromKubeconfig, type HttpClient } from "../../src/client/index.js";
 import { startHearth } from "../../test/support/hearth-process.js";
 import { stopAndClean, testPodCidr } from "../../test/support/node-pods.js";
 import { startFloor } from "../floor-process.js";
 import { benchPod, ETCD_CLIENT_PORT, floorArgv, type PodKind } from "../pod-specs.js";
-import { PodWatch } from "../pod-watch.js";
+import { type PodWatch, watchPods } from "../pod-watch.js";
 import { type LatencySummary, summarize } from "../stats.js";
 
 export interface PodStartPlan {
@@ -68,15 +69,15 @@ class Samples {
 }
 
 /** One pod: POST → Ready → DELETE → gone. Returns [ready ms, delete ms]; throws on a miss. */
-async function hearthPod(
+export async function hearthPod(
   client: HttpClient,
   watch: PodWatch,
-  kind: PodKind,
-  name: string,
+  pod: Pod,
   deadlineMs: number,
 ): Promise<[number, number]> {
+  const name = pod.metadata.name!;
   const start = performance.now();
-  const res = await client.request("POST", PODS, JSON.stringify(benchPod(kind, name)));
+  const res = await client.request("POST", PODS, JSON.stringify(pod));
   if (res.status !== 201) throw new Error(`cannot create pod ${name}: HTTP ${res.status}`);
   const ready = await watch.until(() => watch.readyAt.has(name), deadlineMs);
   const deleted = performance.now();
@@ -99,10 +100,21 @@ async function floorStart(kind: PodKind, name: string, ip: string, dir: string, 
   }
 }
 
-async function runKind(
-  kind: PodKind,
+/** One start of each side, by pod name: Hearth's [ready ms, delete ms], the floor's ready ms. */
+export interface StartPair {
+  hearth(name: string): Promise<[number, number]>;
+  floor(name: string): Promise<number>;
+}
+
+/**
+ * `plan.pods` starts of each side, alternating Hearth and floor one by one
+ * after `plan.warmup` uncounted pairs; a broken pod watch ends the run.
+ */
+export async function alternate(
+  kind: string,
   plan: PodStartPlan,
-  env: { client: HttpClient; watch: PodWatch; floorIp: string; dir: string },
+  watch: PodWatch,
+  pair: StartPair,
 ): Promise<KindResult> {
   const hearth = new Samples();
   const floor = new Samples();
@@ -110,30 +122,34 @@ async function runKind(
   for (let i = -plan.warmup; i < plan.pods; i++) {
     const name = i < 0 ? `${kind}-warmup${-i}` : `${kind}-${i}`;
     try {
-      const [readyMs, deleteMs] = await hearthPod(
-        env.client,
-        env.watch,
-        kind,
-        name,
-        plan.deadlineMs,
-      );
+      const [readyMs, deleteMs] = await pair.hearth(name);
       if (i >= 0) {
         hearth.values.push(readyMs);
         deletes.push(deleteMs);
       }
     } catch (e) {
       if (i >= 0) hearth.fail(e);
-      if (env.watch.errors.length > 0)
-        throw new Error(`the pod watch broke: ${env.watch.errors[0]}`);
+      if (watch.errors.length > 0) throw new Error(`the pod watch broke: ${watch.errors[0]}`);
     }
     try {
-      const readyMs = await floorStart(kind, name, env.floorIp, env.dir, plan.deadlineMs);
+      const readyMs = await pair.floor(name);
       if (i >= 0) floor.values.push(readyMs);
     } catch (e) {
       if (i >= 0) floor.fail(e);
     }
   }
   return { hearth: hearth.series(), floor: floor.series(), deleteMs: summarize(deletes) };
+}
+
+function runKind(
+  kind: PodKind,
+  plan: PodStartPlan,
+  env: { client: HttpClient; watch: PodWatch; floorIp: string; dir: string },
+): Promise<KindResult> {
+  return alternate(kind, plan, env.watch, {
+    hearth: (name) => hearthPod(env.client, env.watch, benchPod(kind, name), plan.deadlineMs),
+    floor: (name) => floorStart(kind, name, env.floorIp, env.dir, plan.deadlineMs),
+  });
 }
 
 export async function podStart(dir: string, plan: PodStartPlan): Promise<PodStartResult> {
@@ -152,8 +168,7 @@ export async function podStart(dir: string, plan: PodStartPlan): Promise<PodStar
   let leftoverProcesses = 0;
   try {
     client = await clientFromKubeconfig(h.kubeconfig);
-    const listed = await client.list({ apiVersion: "v1", kind: "Pod" }, { namespace: NAMESPACE });
-    watch = new PodWatch(client, NAMESPACE, listed.metadata.resourceVersion ?? "", stop.signal);
+    watch = await watchPods(client, NAMESPACE, stop.signal);
     const env = { client, watch, floorIp, dir };
     const trivial = await runKind("trivial", plan, env);
     const etcd = await runKind("etcd", plan, env);
