@@ -89,7 +89,12 @@ describe("batch controllers on the Manager's clock", () => {
     const t0 = await start();
     const name = await createJob({ activeDeadlineSeconds: 30 });
     await activePods(env.client, name, 1);
-    assert.equal((await getJob(name)).status?.startTime, iso(t0), "started on the clock");
+    // The status with startTime is written after the pods are created.
+    const startTime = await waitFor(
+      "the Job's startTime",
+      async () => (await getJob(name)).status?.startTime,
+    );
+    assert.equal(startTime, iso(t0), "started on the clock");
     await advanceOnto(t0 + 30_000, looking(name), async () =>
       assert.equal(conditionOf(await getJob(name), "Failed"), undefined, "not failed at 29.999 s"),
     );

@@ -85,6 +85,10 @@ describe("Pod routes controller (ip stood in for)", () => {
 
     await waitCall("-4 route replace 10.249.0.0/24 via 10.250.0.2 proto 77");
     await waitCall("-4 route del 10.240.0.0/24 via 10.250.0.9 proto 77");
+    // The inventory is rewritten once the stale route is gone.
+    await waitFor("the inventory without the stale route", () =>
+      readRouteInventory(inventory).length === 1 ? true : undefined,
+    );
     assert.deepEqual(readRouteInventory(inventory), [{ cidr: "10.249.0.0/24", via: "10.250.0.2" }]);
     assert.ok(
       changes().every((c) => !c.includes("10.248.0.0") && !c.includes("192.0.2.128")),
