@@ -169,6 +169,8 @@ export async function buildImage(
   cache: ImageCache,
   log: (line: string) => void = () => {},
 ): Promise<BuildResult> {
+  if (spec.source.kind === "checkout")
+    throw new Error(`${spec.name}: not a Debian image (buildCheckoutImage builds it)`);
   const ref = layoutRef(spec);
   const base = spec.source.kind === "apt" ? root.key : "";
   // Versions are a function of the apt lists, the base and the packages asked
