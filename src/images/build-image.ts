@@ -18,9 +18,8 @@ import {
   type BuildRecord,
   currentRecord,
   type ImageCache,
-  layerBytes,
-  layoutDigest,
   readRecord,
+  recordBuild,
   writeRecord,
 } from "./cache.js";
 import {
@@ -201,18 +200,6 @@ export async function buildImage(
   };
   if (version) labels["org.opencontainers.image.version"] = upstreamVersion(version);
   await run(umociConfigArgv(`${cache.layout}:${ref}`, spec.config, labels));
-  const digest = layoutDigest(cache.layout, ref);
-  if (digest === undefined) throw new Error(`built ${ref} but the layout has no such tag`);
-  const record: BuildRecord = {
-    ref,
-    key,
-    digest,
-    versions,
-    listsKey: listed,
-    bytes: layerBytes(cache.layout, digest),
-    seconds: (Date.now() - started) / 1000,
-    builtAt: new Date().toISOString(),
-  };
-  writeRecord(cache, record);
+  const record = recordBuild(cache, { ref, key, versions, listsKey: listed }, started);
   return { spec, record, cached: false };
 }

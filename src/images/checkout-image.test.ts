@@ -80,7 +80,7 @@ describe("buildCheckoutImage", {
     write("dist/src/main/hearth.test.js", "test");
     write("dist/test/e2e/x.test.js", "test");
     write("config/images.json", "{}");
-    write("src/node/cri/api.proto", "syntax = \"proto3\";");
+    write("src/node/cri/api.proto", 'syntax = "proto3";');
     const empty = join(dir, "empty");
     mkdirSync(empty);
     mkdirSync(cache.work, { recursive: true });

@@ -27,14 +27,7 @@ import {
 import { dirname, join } from "node:path";
 import type { BuildResult } from "./build-image.js";
 import { BASE_REF, type BuilderRoot, ensureLayout } from "./builder-root.js";
-import {
-  type BuildRecord,
-  currentRecord,
-  type ImageCache,
-  layerBytes,
-  layoutDigest,
-  writeRecord,
-} from "./cache.js";
+import { currentRecord, type ImageCache, recordBuild } from "./cache.js";
 import { appFiles, appKey, filesDigest, productionPackages, runtimeKey } from "./checkout-files.js";
 import { umociConfigArgv } from "./commands.js";
 import { run } from "./exec.js";
@@ -88,22 +81,6 @@ function copyModules(checkout: string, lockText: string, rootfs: string) {
   }
 }
 
-function recordOf(cache: ImageCache, ref: string, key: string, node: string, started: number) {
-  const digest = layoutDigest(cache.layout, ref);
-  if (digest === undefined) throw new Error(`built ${ref} but the layout has no such tag`);
-  const record: BuildRecord = {
-    ref,
-    key,
-    digest,
-    versions: [{ name: "node", version: node }],
-    bytes: layerBytes(cache.layout, digest),
-    seconds: (Date.now() - started) / 1000,
-    builtAt: new Date().toISOString(),
-  };
-  writeRecord(cache, record);
-  return record;
-}
-
 /** The runtime part under `<name>-runtime`, built unless current; its key. */
 async function ensureRuntime(
   spec: ImageSpec,
@@ -128,7 +105,7 @@ async function ensureRuntime(
     chmodSync(node, 0o755);
     copyModules(o.checkout, lockText, rootfs);
   });
-  recordOf(cache, ref, key, o.node.version, started);
+  recordBuild(cache, { ref, key, versions: [{ name: "node", version: o.node.version }] }, started);
   await run(["umoci", "gc", "--layout", cache.layout]);
   return key;
 }
@@ -178,5 +155,6 @@ export async function buildCheckoutImage(
   } finally {
     await run(["umoci", "rm", "--image", image]).catch(() => "");
   }
-  return { spec, record: recordOf(cache, ref, key, o.node.version, started), cached: false };
+  const versions = [{ name: "node", version: o.node.version }];
+  return { spec, record: recordBuild(cache, { ref, key, versions }, started), cached: false };
 }
