@@ -11,7 +11,7 @@
  * only when complete, so the layout never names a half-built image while a
  * `hearth up` (of this or another checkout) publishes it. Only a rebuilt
  * runtime part runs `umoci gc`: an app-only rebuild leaves its predecessor's
- * small layer (~2 MB) for the next gc, rather than remove blobs a publish
+ * small layer (about 0.6 MB) for the next gc, rather than remove blobs a publish
  * elsewhere may be reading.
  */
 import {
