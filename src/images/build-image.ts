@@ -18,9 +18,8 @@ import {
   type BuildRecord,
   currentRecord,
   type ImageCache,
-  layerBytes,
-  layoutDigest,
   readRecord,
+  recordBuild,
   writeRecord,
 } from "./cache.js";
 import {
@@ -169,6 +168,8 @@ export async function buildImage(
   cache: ImageCache,
   log: (line: string) => void = () => {},
 ): Promise<BuildResult> {
+  if (spec.source.kind === "checkout")
+    throw new Error(`${spec.name}: not a Debian image (buildCheckoutImage builds it)`);
   const ref = layoutRef(spec);
   const base = spec.source.kind === "apt" ? root.key : "";
   // Versions are a function of the apt lists, the base and the packages asked
@@ -199,18 +200,6 @@ export async function buildImage(
   };
   if (version) labels["org.opencontainers.image.version"] = upstreamVersion(version);
   await run(umociConfigArgv(`${cache.layout}:${ref}`, spec.config, labels));
-  const digest = layoutDigest(cache.layout, ref);
-  if (digest === undefined) throw new Error(`built ${ref} but the layout has no such tag`);
-  const record: BuildRecord = {
-    ref,
-    key,
-    digest,
-    versions,
-    listsKey: listed,
-    bytes: layerBytes(cache.layout, digest),
-    seconds: (Date.now() - started) / 1000,
-    builtAt: new Date().toISOString(),
-  };
-  writeRecord(cache, record);
+  const record = recordBuild(cache, { ref, key, versions, listsKey: listed }, started);
   return { spec, record, cached: false };
 }

@@ -19,7 +19,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { currentRecord, type ImageCache, layerBytes, layoutDigest, writeRecord } from "./cache.js";
+import { currentRecord, type ImageCache, recordBuild } from "./cache.js";
 import { baseKey, listsFingerprint } from "./cache-key.js";
 import {
   APT_ENV,
@@ -149,6 +149,7 @@ export async function ensureBaseImage(
   log("base image from the builder root");
   const stage = join(cache.work, BASE_REF);
   rmSync(stage, { recursive: true, force: true });
+  recordBuild(cache, { ref: BASE_REF, key: root.key, versions: [] }, started);
   mkdirSync(cache.work, { recursive: true });
   await run(["cp", "-a", root.root, stage]);
   await run([
@@ -165,16 +166,7 @@ export async function ensureBaseImage(
   await run(["umoci", "new", "--image", `${cache.layout}:${BASE_REF}`]);
   await run(["umoci", "insert", "--image", `${cache.layout}:${BASE_REF}`, stage, "/"]);
   rmSync(stage, { recursive: true, force: true });
-  const digest = layoutDigest(cache.layout, BASE_REF)!;
-  writeRecord(cache, {
-    ref: BASE_REF,
-    key: root.key,
-    digest,
-    versions: [],
-    bytes: layerBytes(cache.layout, digest),
-    seconds: (Date.now() - started) / 1000,
-    builtAt: new Date().toISOString(),
-  });
+  recordBuild(cache, { ref: BASE_REF, key: root.key, versions: [] }, started);
 }
 
 export async function ensureLayout(cache: ImageCache): Promise<void> {

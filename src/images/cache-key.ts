@@ -47,8 +47,8 @@ export function parsePolicyCandidates(
   });
 }
 
-export function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+export function sha256(data: string | Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
 }
 
 /**

@@ -103,6 +103,28 @@ export function layerBytes(layout: string, digest: string): number {
   return manifest.layers.reduce((n, l) => n + l.size, 0);
 }
 
+/**
+ * Writes the record of a build of `ref` that has just finished (the layout's
+ * tag names its result) and returns it; throws if the tag is missing.
+ */
+export function recordBuild(
+  cache: ImageCache,
+  build: Pick<BuildRecord, "ref" | "key" | "versions" | "listsKey">,
+  startedAt: number,
+): BuildRecord {
+  const digest = layoutDigest(cache.layout, build.ref);
+  if (digest === undefined) throw new Error(`built ${build.ref} but the layout has no such tag`);
+  const record: BuildRecord = {
+    ...build,
+    digest,
+    bytes: layerBytes(cache.layout, digest),
+    seconds: (Date.now() - startedAt) / 1000,
+    builtAt: new Date().toISOString(),
+  };
+  writeRecord(cache, record);
+  return record;
+}
+
 /** The record of `ref` if it is current for `key`. */
 export function currentRecord(
   cache: ImageCache,

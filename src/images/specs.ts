@@ -26,12 +26,15 @@ export interface ImageConfig {
  *   on top of the minbase root (maintainer scripts run, users are made);
  * - `extract`: only the packages' own files (`dpkg-deb -x`) on an empty root,
  *   for self-contained static binaries; no dependency is pulled in;
- * - `pause`: a static C pause compiled with the machine's gcc.
+ * - `pause`: a static C pause compiled with the machine's gcc;
+ * - `checkout`: Hearth itself — the Node.js running the build and the
+ *   checkout's runtime files, as two layers on the base (checkout-image.ts).
  */
 export type ImageSource =
   | { kind: "apt"; packages: readonly string[] }
   | { kind: "extract"; packages: readonly string[] }
-  | { kind: "pause" };
+  | { kind: "pause" }
+  | { kind: "checkout" };
 
 export interface ImageSpec {
   name: string;
@@ -156,6 +159,23 @@ export const IMAGE_SPECS: readonly ImageSpec[] = [
     },
     differs:
       "Debian's haproxy.cfg (which logs to /dev/log and expects /run/haproxy) is at /usr/local/etc/haproxy/haproxy.cfg through a link; mount your own there, as with Docker Hub's.",
+  },
+  {
+    name: "hearth",
+    tag: "dev",
+    source: { kind: "checkout" },
+    config: {
+      // The flags are NODE_FLAGS of src/main/node-flags.ts (images imports no
+      // other layer); its test keeps the two equal.
+      entrypoint: [
+        "/usr/local/bin/node",
+        "--max-semi-space-size=4",
+        "/opt/hearth/dist/src/main/hearth.js",
+      ],
+      env: [PATH],
+    },
+    differs:
+      "Not a Docker Hub image: Hearth itself, for its CLI in pods (the Etcd app's defrag job) and later control planes and workers. The minbase root (node needs only libc, libstdc++ and libgcc_s, all in it, and it is the layer the apt images already share), the Node.js that built the image at /usr/local/bin/node (Debian's nodejs is 18, and better-sqlite3's addon is built for this node's ABI), and under /opt/hearth the checkout's dist/src without tests and source maps, src/**/*.proto (the CRI client reads api.proto from the source tree), config/, package.json and the production node_modules (package-lock.json's non-dev packages, what npm ls --omit=dev lists). No CMD: args are the CLI's command. Tag dev is whatever checkout built it last into this cache; latest is the same image.",
   },
 ];
 

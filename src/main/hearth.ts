@@ -21,7 +21,7 @@ commands:
      [--cacert F --cert F --key F] [--cluster] [--defrag-rule EXPR] [--compaction]
      [--etcd-storage-quota-bytes N] [--dry-run]
   images build [--only NAME[,NAME…]] [--refresh]  build Hearth's OCI images from Debian packages
-     [--cache DIR]                                 (cached by package versions; $HEARTH_IMAGE_CACHE)
+     [--cache DIR]                                 and hearth from this checkout ($HEARTH_IMAGE_CACHE)
   images serve [--data-dir DIR] [--port N]       the local registry (DIR/registry) with them published
 
 container runtime (up, node):
