@@ -140,7 +140,8 @@ class ServiceRulesReconciler implements TypedReconciler {
         errors.push(`${flow.why}: ${String(e)}`);
       });
     const said = errors.join("\n");
-    if (said && said !== this.lastFlowErrors)
+    // A deletion cut short by a stop or a deadline is kept without a word.
+    if (said && said !== this.lastFlowErrors && !signal.aborted)
       this.opts.warn?.(
         `service rules: cannot delete stale conntrack entries (tried again):\n${said}`,
       );
