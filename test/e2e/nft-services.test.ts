@@ -8,20 +8,11 @@
  * bridge address; a Service without endpoints refuses. Then the controller on a
  * real apiserver keeps a table of its own current from Service and
  * EndpointSlice objects and deletes it when its Manager stops. Everything made
- * (processes, namespaces, links, tables) is removed in `after`, failed or not.
- *
- * The bridge routes Service traffic: a pod's packet to a ClusterIP goes to its
- * gateway (the bridge address), is DNATed in prerouting and forwarded back out
- * of the bridge. Two per-bridge settings, gone with the bridge, make that work:
- * `forwarding` on the bridge, and `nf_call_iptables` so that the backend's
- * reply, bridged straight to the client, meets conntrack and is un-DNATed;
- * and `hairpin` on each bridge port, since br_netfilter bridges a packet DNATed
- * to an address behind the same bridge, back out of the port it came in by.
- * No global sysctl is changed (the test skips when br_netfilter is missing).
+ * (processes, namespaces, links, tables) is removed in `after`, failed or not;
+ * test/support/netns-bridge.ts says what the bridge needs for Service traffic.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
 import { connect } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { promisify } from "node:util";
@@ -37,41 +28,26 @@ import {
 import type { EndpointSliceObject, ServiceObject } from "../../src/node/nft/index.js";
 import { type Env, startEnv } from "../support/envtest.js";
 import { waitFor } from "../support/hearth-process.js";
+import {
+  type BridgeNet,
+  NET_INDEX,
+  netnsHost,
+  netnsSkipReason,
+  startBridgeNet,
+} from "../support/netns-bridge.js";
 
 const run = promisify(execFile);
 
-function skipReason(): string | false {
-  if (process.getuid?.() !== 0) return "needs root (network namespaces, nftables)";
-  const onPath = (bin: string) =>
-    (process.env.PATH ?? "").split(":").some((dir) => existsSync(`${dir}/${bin}`));
-  if (!onPath("nft")) return "nft is not installed (Debian package nftables)";
-  if (!onPath("ip")) return "ip is not installed (Debian package iproute2)";
-  if (!existsSync("/proc/sys/net/bridge"))
-    return "br_netfilter is not loaded (modprobe br_netfilter)";
-  return false;
-}
-
 const PID = process.pid;
-const N = (PID % 200) + 20;
+const N = NET_INDEX;
 const NET = `10.251.${N}`;
 const SVC_NET = `10.252.${N}`;
 const GATEWAY = `${NET}.1`;
-const BRIDGE = `hnbr${PID}`.slice(0, 15);
 const TABLE = `hnt${PID}`;
 const CONTROLLER_TABLE = `hnr${PID}`;
 const NODE_PORT = 30_000 + N;
-const BACKENDS = ["b0", "b1", "b2"].map((name, i) => ({
-  name,
-  ns: `hn${PID}${name}`,
-  veth: `hn${PID}v${i}`.slice(0, 15),
-  ip: `${NET}.${10 + i}`,
-}));
-const CLIENT = {
-  name: "client",
-  ns: `hn${PID}cl`,
-  veth: `hn${PID}vc`.slice(0, 15),
-  ip: `${NET}.20`,
-};
+const BACKENDS = ["b0", "b1", "b2"].map((name, i) => netnsHost("hn", i, name, `${NET}.${10 + i}`));
+const CLIENT = netnsHost("hn", 3, "client", `${NET}.20`);
 const FACTS = { nodeIPs: [GATEWAY], podCIDR: `${NET}.0/24`, serviceCIDR: `${SVC_NET}.0/25` };
 
 const SERVER = `require("net").createServer((s) => s.end(process.argv[1] + "\\n"))
@@ -89,9 +65,6 @@ const once = () => new Promise((resolve) => {
 });
 (async () => { const out = []; for (let i = 0; i < Number(n); i++) out.push(await once());
   console.log(JSON.stringify(out)); })();`;
-
-const ip = (...args: string[]) => run("ip", args);
-const sysctl = (path: string, value: string) => writeFileSync(`/proc/sys/${path}`, value);
 
 /** `n` connections from the network namespace `ns` (or the host), their answers. */
 async function answers(
@@ -186,59 +159,19 @@ async function applyStatic(webIPs: string[]): Promise<void> {
   await applyScript(text);
 }
 
-const skip = skipReason();
+const skip = netnsSkipReason();
 
 describe("Services in nftables on a bridge of network namespaces", { skip }, () => {
-  const children: ChildProcess[] = [];
-  const namespaces: string[] = [];
-  const links: string[] = [];
+  let net: BridgeNet | undefined;
 
   before(async () => {
-    await ip("link", "add", BRIDGE, "type", "bridge", "nf_call_iptables", "1");
-    links.push(BRIDGE);
-    await ip("addr", "add", `${GATEWAY}/24`, "dev", BRIDGE);
-    await ip("link", "set", BRIDGE, "up");
-    sysctl(`net/ipv4/conf/${BRIDGE}/forwarding`, "1");
-    for (const host of [...BACKENDS, CLIENT]) {
-      await ip("netns", "add", host.ns);
-      namespaces.push(host.ns);
-      await ip("link", "add", host.veth, "type", "veth", "peer", "name", "eth0", "netns", host.ns);
-      links.push(host.veth);
-      await ip("link", "set", host.veth, "master", BRIDGE, "up");
-      // A DNAT back to the sender's own port is bridged back out of it (br_netfilter's
-      // "bridged DNAT"): the port must allow that, as the CNI bridge's hairpinMode does.
-      await ip("link", "set", host.veth, "type", "bridge_slave", "hairpin", "on");
-      await ip("-n", host.ns, "addr", "add", `${host.ip}/24`, "dev", "eth0");
-      await ip("-n", host.ns, "link", "set", "eth0", "up");
-      await ip("-n", host.ns, "link", "set", "lo", "up");
-      await ip("-n", host.ns, "route", "add", "default", "via", GATEWAY);
-    }
-    await Promise.all(
-      BACKENDS.map(async (b) => {
-        const child = spawn("ip", ["netns", "exec", b.ns, "node", "-e", SERVER, b.name], {
-          stdio: ["ignore", "pipe", "inherit"],
-        });
-        children.push(child);
-        await new Promise<void>((resolve, reject) => {
-          child.stdout?.once("data", () => resolve());
-          child.once("exit", (code) => reject(new Error(`backend ${b.name} exited with ${code}`)));
-        });
-      }),
-    );
+    net = await startBridgeNet("hn", NET, [...BACKENDS, CLIENT]);
+    await Promise.all(BACKENDS.map((b) => net?.spawnIn(b, SERVER)));
   });
 
   after(async () => {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
-    await Promise.all(
-      children.map((c) =>
-        c.exitCode === null && c.signalCode === null
-          ? new Promise((r) => c.once("exit", r))
-          : undefined,
-      ),
-    );
     for (const t of [TABLE, CONTROLLER_TABLE]) await deleteTable(t).catch(() => {});
-    for (const l of links) await ip("link", "del", l).catch(() => {});
-    for (const ns of namespaces) await ip("netns", "del", ns).catch(() => {});
+    await net?.stop();
   });
 
   test("a ClusterIP reaches all three backends from a pod and from the host", async () => {

@@ -1,7 +1,8 @@
 /**
  * Services in the kernel, as kube-proxy's nftables mode: the ruleset of one
  * Hearth's table rendered from Services and EndpointSlices, the `nft` command
- * that applies it atomically, and the controller that keeps it current.
+ * that applies it atomically, and the controller that keeps it current
+ * (deleting the conntrack entries of UDP flows each rebuild leaves stale).
  * See docs/networking.md.
  */
 export {

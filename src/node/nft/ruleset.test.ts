@@ -394,6 +394,25 @@ describe("nftables Service ruleset", () => {
     );
   });
 
+  it("returns the service ports it wrote: a taken ClusterIP port left out, a taken NodePort dropped", () => {
+    const udp = (name: string, nodePort: number, clusterIP = `10.96.0.9${nodePort % 10}`) =>
+      svc(name, { type: "NodePort", clusterIP, ports: [{ port: 53, protocol: "UDP", nodePort }] });
+    const { ports, skipped } = renderRuleset(
+      "t",
+      [udp("a", 30001), udp("b", 30001, "10.96.0.92"), udp("c", 30003, "10.96.0.91")],
+      [],
+      FACTS,
+    );
+    assert.deepEqual(
+      ports.map((p) => [p.key, p.clusterIP, p.nodePort]),
+      [
+        ["default/a:53/udp", "10.96.0.91", 30001],
+        ["default/b:53/udp", "10.96.0.92", undefined],
+      ],
+    );
+    assert.equal(skipped.length, 2, skipped.join("\n"));
+  });
+
   it("deletes the chains and sets the table holds that it no longer wants, keeping the rest", () => {
     const want = renderRuleset("t", [web], [webSlice], FACTS).text;
     const chain = serviceChain(want, "10.96.0.10 . tcp . 80") ?? "";

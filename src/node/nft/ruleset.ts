@@ -8,7 +8,7 @@
  * wants (`existing`, from `nft list table`). So the ClientIP affinity sets, whose
  * elements are the sessions, outlive a rebuild, as in kube-proxy.
  */
-import { servicePorts } from "./service-ports.js";
+import { type ServicePortRule, servicePorts } from "./service-ports.js";
 import type { EndpointSliceObject, NodeFacts, ServiceObject, TableContents } from "./types.js";
 import { validCIDR, validIPv4, validTableName } from "./validate.js";
 
@@ -17,6 +17,8 @@ export interface Ruleset {
   text: string;
   /** What was left out, and why (invalid names, addresses, ports). */
   skipped: string[];
+  /** The service ports the script holds (those left out are in `skipped`). */
+  ports: ServicePortRule[];
 }
 
 /** Sets and maps every table has: name → definition. */
@@ -138,6 +140,7 @@ export function renderRuleset(
   for (const ip of facts.nodeIPs.filter((ip) => !validIPv4(ip)))
     skipped.push(`node IP ${JSON.stringify(ip)} is no IPv4 address`);
 
+  const rendered: ServicePortRule[] = [];
   const clusterKeys = new Set<string>();
   const nodePortKeys = new Set<string>();
   for (const sp of ports) {
@@ -150,8 +153,11 @@ export function renderRuleset(
     element("cluster-ips", sp.clusterIP);
     const nodePortKey = sp.nodePort !== undefined ? `${sp.protocol} . ${sp.nodePort}` : undefined;
     const nodePortFree = nodePortKey !== undefined && !nodePortKeys.has(nodePortKey);
-    if (nodePortKey !== undefined && !nodePortFree)
+    if (nodePortKey !== undefined && !nodePortFree) {
       skipped.push(`${sp.key}: node port ${nodePortKey} is taken by another service port`);
+      const { nodePort: _taken, ...withoutNodePort } = sp;
+      rendered.push(withoutNodePort);
+    } else rendered.push(sp);
     if (nodePortKey !== undefined) nodePortKeys.add(nodePortKey);
 
     if (sp.endpoints.length === 0)
@@ -201,7 +207,7 @@ export function renderRuleset(
     if (!sets.has(name)) out.push(`delete set ${t} ${name}`);
   for (const name of [...existing.maps].sort())
     if (!maps.has(name)) out.push(`delete map ${t} ${name}`);
-  return { text: `${out.join("\n")}\n`, skipped };
+  return { text: `${out.join("\n")}\n`, skipped, ports: rendered };
 }
 
 /**

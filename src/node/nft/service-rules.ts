@@ -5,7 +5,11 @@
  * whole table from the cache in one nft transaction. Every event maps to one
  * request key, so a burst of changes queued while a rebuild runs makes one
  * rebuild more, not one per event; a failed rebuild is retried by the runtime
- * with back-off. When the Manager stops, the table is deleted (after a rebuild
+ * with back-off. After each rebuild the conntrack entries it left stale (UDP
+ * and SCTP flows to endpoints gone, or from before a port had endpoints; see
+ * stale-flows.ts) are deleted; a deletion that fails is warned of and retried
+ * after the next rebuild, which it asks for with back-off; it never holds the
+ * rules back. When the Manager stops, the table is deleted (after a rebuild
  * still in flight), so a clean stop leaves no rule behind.
  */
 import { createHash } from "node:crypto";
@@ -17,12 +21,16 @@ import {
   type Manager,
   onStop,
   type ReconcileContext,
+  type ReconcileResult,
   runOnOwnManager,
   type TypedReconciler,
 } from "../../runtime/index.js";
 import { clashingRoutes, listRoutes, podRoutes, routingChanged } from "../routes/index.js";
+import { deleteArgs, deleteFlows } from "./conntrack.js";
 import { applyScript, deleteTable, tableContents } from "./nft.js";
 import { renderRuleset } from "./ruleset.js";
+import type { ServicePortRule } from "./service-ports.js";
+import { type FlowFilter, staleFlows } from "./stale-flows.js";
 import { type EndpointSliceObject, SERVICE_NAME_LABEL, type ServiceObject } from "./types.js";
 
 const SERVICE = { apiVersion: "v1", kind: "Service" };
@@ -48,6 +56,8 @@ export interface ServiceRulesOptions {
   podBridge?: string;
   /** The nft binary (default `nft` on PATH). */
   nft?: string;
+  /** The conntrack binary (default `conntrack` on PATH, Debian package conntrack). */
+  conntrack?: string;
   /** Told of objects left out of the rules (invalid addresses, names, ports). */
   warn?(msg: string): void;
 }
@@ -63,6 +73,11 @@ class ServiceRulesReconciler implements TypedReconciler {
   private running: Promise<void> = Promise.resolve();
   private stopped = false;
   private lastSkipped = "";
+  /** The service ports the table holds, to tell which flows the next rebuild leaves stale. */
+  private ports: ServicePortRule[] = [];
+  /** Stale flows whose deletion failed: tried again after the next rebuild. */
+  private pendingFlows: FlowFilter[] = [];
+  private lastFlowErrors = "";
 
   constructor(private readonly opts: ServiceRulesOptions) {}
 
@@ -79,16 +94,19 @@ class ServiceRulesReconciler implements TypedReconciler {
     manager.add(onStop(() => this.stop()));
   }
 
-  async reconcile(_req: unknown, ctx: ReconcileContext): Promise<void> {
+  async reconcile(_req: unknown, ctx: ReconcileContext): Promise<ReconcileResult> {
     const cache = this.cache;
     if (!cache) throw new Error("service rules: reconcile before register");
-    if (this.stopped) return;
+    if (this.stopped) return {};
     const run = this.rebuild(cache, ctx.signal);
-    this.running = run.catch(() => {});
-    await run;
+    this.running = run.then(
+      () => {},
+      () => {},
+    );
+    return run;
   }
 
-  private async rebuild(cache: Cache, signal: AbortSignal): Promise<void> {
+  private async rebuild(cache: Cache, signal: AbortSignal): Promise<ReconcileResult> {
     const services = (await cache.list<ServiceObject>(SERVICE, { noCopy: true })).items;
     const slices = (
       await cache.list<EndpointSliceObject>(ENDPOINT_SLICE, { ...SLICES, noCopy: true })
@@ -96,11 +114,17 @@ class ServiceRulesReconciler implements TypedReconciler {
     const nft = { ...(this.opts.nft ? { nft: this.opts.nft } : {}), signal };
     const existing = await tableContents(this.opts.table, nft);
     const facts = { ...this.opts, routedCIDRs: await this.routedCIDRs(cache) };
-    const { text, skipped } = renderRuleset(this.opts.table, services, slices, facts, existing);
+    const { text, skipped, ports } = renderRuleset(
+      this.opts.table,
+      services,
+      slices,
+      facts,
+      existing,
+    );
     const said = skipped.join("\n");
     if (said && said !== this.lastSkipped) this.opts.warn?.(`service rules: left out:\n${said}`);
     this.lastSkipped = said;
-    if (this.stopped) return;
+    if (this.stopped) return {};
     await applyScript(text, nft).catch((e: unknown) => {
       throw new Error(
         `cannot rebuild the Service rules in table ${this.opts.table}: ${String(e)}`,
@@ -109,6 +133,31 @@ class ServiceRulesReconciler implements TypedReconciler {
         },
       );
     });
+    const stale = [...this.pendingFlows, ...staleFlows(this.ports, ports)];
+    this.ports = ports;
+    this.pendingFlows = await this.deleteStaleFlows(stale, signal);
+    return this.pendingFlows.length > 0 ? { requeue: true } : {};
+  }
+
+  /** Deletes the entries of each of `flows` (each once); resolves to those that failed. */
+  private async deleteStaleFlows(flows: FlowFilter[], signal: AbortSignal): Promise<FlowFilter[]> {
+    const unique = new Map(flows.map((f) => [deleteArgs(f).join(" "), f]));
+    const failed: FlowFilter[] = [];
+    const errors: string[] = [];
+    const opts = { ...(this.opts.conntrack ? { conntrack: this.opts.conntrack } : {}), signal };
+    for (const flow of unique.values())
+      await deleteFlows(flow, opts).catch((e: unknown) => {
+        failed.push(flow);
+        errors.push(`${flow.why}: ${String(e)}`);
+      });
+    const said = errors.join("\n");
+    // A deletion cut short by a stop or a deadline is kept without a word.
+    if (said && said !== this.lastFlowErrors && !signal.aborted)
+      this.opts.warn?.(
+        `service rules: cannot delete stale conntrack entries (tried again):\n${said}`,
+      );
+    this.lastFlowErrors = said;
+    return failed;
   }
 
   /**
