@@ -24,7 +24,7 @@ import type { KubeObject } from "../../src/api/types.js";
 import { etcdHearthArgs } from "../support/etcd-cluster.js";
 import { ETCDCTL_BIN } from "../support/etcd-process.js";
 import { type Hearth, run, startHearth, waitFor } from "../support/hearth-process.js";
-import { liveProcesses, stopAndClean } from "../support/node-pods.js";
+import { podProcesses, stopAndClean } from "../support/node-pods.js";
 
 const NS = "tenant-alpha";
 const TLS_SECRETS = [
@@ -124,14 +124,16 @@ describe("the Etcd app under hearth up", () => {
     volumes: (await items(["get", "pv"]))
       .filter((v) => (v.spec as { claimRef?: { namespace?: string } }).claimRef?.namespace === NS)
       .map((v) => v.metadata.name!),
-    processes: liveProcesses(dataDir),
+    processes: await podProcesses(dataDir),
   });
   const assertFreed = async (f: Awaited<ReturnType<typeof footprint>>) => {
     for (const pv of f.volumes) {
       assert.ok(await absent(["pv", pv]), `PersistentVolume ${pv}`);
       assert.equal(existsSync(join(dataDir, "volumes", pv)), false, `volume directory ${pv}`);
     }
-    const alive = liveProcesses(dataDir).filter((p) => f.processes.some((q) => q.pid === p.pid));
+    const alive = (await podProcesses(dataDir)).filter((p) =>
+      f.processes.some((q) => q.pid === p.pid),
+    );
     assert.deepEqual(alive, [], "no etcd process is left");
     assert.ok(await absent(["datastores.kamaji.clastix.io", NS]));
   };

@@ -49,11 +49,11 @@ export interface RecordedProcess {
  * whichever its pod runtime: on CRI (a containerd under DIR/containerd) from
  * the tasks in containerd's state directory (each bundle's `init.pid`, and
  * the pod uid CRI put in its annotations), so it works while containerd
- * itself is down; else from the agent's state files.
+ * itself is down; else from the agent's state files (those still alive).
  */
 export async function podProcesses(dataDir: string): Promise<RecordedProcess[]> {
   const layout = containerdLayout(dataDir);
-  if (!existsSync(layout.config)) return recordedProcesses(dataDir);
+  if (!existsSync(layout.config)) return liveProcesses(dataDir);
   const tasks = join(layout.state, "io.containerd.runtime.v2.task", "k8s.io");
   const out: RecordedProcess[] = [];
   for (const id of existsSync(tasks) ? readdirSync(tasks) : []) {
