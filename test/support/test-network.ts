@@ -8,6 +8,15 @@
  *   127.2.0.0/16 (the node's proxy listens on each ClusterIP);
  * - cri: a pod /24 in 10.208–211.x and a service /24 in 10.212–215.x (the
  *   same x); the nftables rules of one Hearth then never see another's.
+ *
+ * The ranges the tests take, which e2e files running at once must not share
+ * (a Hearth's table rejects unknown addresses of its service CIDR):
+ * 10.200–207 the node agent's shared suites (agent-env), 10.208–215 these,
+ * 10.231 cri-network, 10.232/10.234 cri-up, 10.236/10.237 cri-services,
+ * 10.238/10.239 cri-side-by-side, 10.240/10.241 the container benches,
+ * 10.242/10.243 cri-private-registry, 10.245 and 10.248–250 cri-routing,
+ * 10.246/10.247 cri-stats, 10.251/10.252 nft-services, 10.253/10.254
+ * nft-conntrack. Free: 10.230, 10.233, 10.235, 10.244, 10.255.
  */
 import { criSkipReason } from "./cri-node.js";
 
