@@ -74,9 +74,11 @@ async function check(text: string): Promise<void> {
 describe("nftables Service ruleset", () => {
   it("keeps the pods' forwarded traffic on their bridge: nothing routed off the machine", async () => {
     const { text } = renderRuleset("t", [web], [webSlice], { ...FACTS, podBridge: "hth0a1b2c3d" });
-    assert.deepEqual(rulesOf(text, "filter-forward").slice(0, 2), [
+    assert.deepEqual(rulesOf(text, "filter-forward").slice(0, 4), [
       'ip saddr 10.244.0.0/24 oifname != "hth0a1b2c3d" ip daddr != @routed-cidrs counter drop',
       'ip daddr 10.244.0.0/24 iifname != "hth0a1b2c3d" ip saddr != @routed-cidrs counter drop',
+      "ip saddr 10.244.0.0/24 ct state invalid counter drop",
+      "ip daddr 10.244.0.0/24 ct state invalid counter drop",
     ]);
     assert.equal(elementsOf(text, "routed-cidrs"), "", "no other node: nothing is let through");
     assert.equal(

@@ -116,6 +116,10 @@ export function renderRuleset(
       "filter-forward",
       `ip daddr ${facts.podCIDR} iifname != ${br} ip saddr != ${routed} counter drop`,
     );
+    // A packet conntrack cannot place (e.g. of a flow whose entry was deleted) is neither
+    // NATed nor checked as new: kube-proxy drops it rather than let it follow the host's routes.
+    rule("filter-forward", `ip saddr ${facts.podCIDR} ct state invalid counter drop`);
+    rule("filter-forward", `ip daddr ${facts.podCIDR} ct state invalid counter drop`);
   }
   for (const c of ["filter-input", "filter-forward", "filter-output"])
     rule(c, "ct state new jump endpoints-check");
