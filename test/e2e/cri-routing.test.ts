@@ -279,6 +279,12 @@ describe("pod routes between the nodes of one Hearth", { skip: skipReason() }, (
         `web-${NS_NODE} saw ${clientRoot}, directly and through its Service`,
       );
       assert.equal(await served(ROOT_NODE, clientNs), 5, `web-${ROOT_NODE} saw ${clientNs}`);
+      // The root node's host reaches the other node's pod from its InternalIP (in the other
+      // node's routed set with its pod CIDR), as every kube node reaches every pod.
+      const res = await fetch(`http://${webNs}/`, { signal: AbortSignal.timeout(10_000) });
+      await res.text();
+      assert.equal(res.status, 200, `the root host reached http://${webNs}/`);
+      assert.equal(await served(NS_NODE, ROOT_IP), 1, `web-${NS_NODE} saw the root node's address`);
 
       // The routes come from Nodes, which only the platform writes: not a tenant's
       // super-admins, nor a tenant's service accounts.

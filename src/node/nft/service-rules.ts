@@ -172,7 +172,10 @@ class ServiceRulesReconciler implements TypedReconciler {
     const { routes } = podRoutes(nodes, self);
     if (routes.length === 0) return [];
     const machine = await listRoutes();
-    return routes.filter((r) => clashingRoutes(machine, r.cidr).length === 0).map((r) => r.cidr);
+    // Each routed node's pod CIDR and its own address: the host of a node reaches the pods of
+    // the others (as every kube node does), from its InternalIP.
+    const routed = routes.filter((r) => clashingRoutes(machine, r.cidr).length === 0);
+    return [...new Set(routed.flatMap((r) => [r.cidr, `${r.via}/32`]))];
   }
 
   private async stop(): Promise<void> {
