@@ -151,7 +151,7 @@ export class CriRuntime implements PodRuntime {
         const name = c.labels[CONTAINER_NAME_LABEL] ?? c.metadata!.name;
         const run: RunRecord = {
           attempt: c.metadata!.attempt ?? 0,
-          startedAt: rfc3339Of(c.createdAt),
+          startedAt: rfc3339Of((await this.startedAt(c.id)) || c.createdAt),
           containerId: c.id,
           imageID: c.imageRef,
         };
@@ -298,6 +298,9 @@ export class CriRuntime implements PodRuntime {
       run.containerId = await this.cri.createContainer(state.sandboxId!, config, sandboxConfig, {});
       this.unlisted.add(run.containerId);
       await this.cri.startContainer(run.containerId, {});
+      // The runtime's start time, as a recovery after a restart of the agent reads it back.
+      const started = await this.startedAt(run.containerId);
+      if (started) run.startedAt = rfc3339Of(started);
     } catch (e) {
       run.exit = {
         exitCode: 128,
@@ -308,6 +311,12 @@ export class CriRuntime implements PodRuntime {
       return;
     }
     await this.pruneRuns(state.sandboxId!, c.name, run.attempt);
+  }
+
+  /** When CRI says the container started (ns since the epoch), 0 if it does not say. */
+  private async startedAt(id: string): Promise<number> {
+    const s = await this.cri.containerStatus(id, {}).catch(() => undefined);
+    return s?.status?.startedAt ?? 0;
   }
 
   /** Removes the runs of a container older than the one before `attempt` (kube keeps one for `--previous`). */
