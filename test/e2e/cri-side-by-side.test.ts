@@ -8,11 +8,11 @@
  * Skips unless root with containerd and the built images.
  */
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { bridgeName, tableExists, tableNameFor } from "../../src/node/index.js";
+import { bridgeExists } from "../support/cri-hearth.js";
 import { criSkipReason } from "../support/cri-node.js";
 import { type Hearth, startHearth, waitFor } from "../support/hearth-process.js";
 
@@ -58,9 +58,6 @@ async function answers(url: string): Promise<boolean> {
     return false;
   }
 }
-
-const bridgeExists = (name: string) =>
-  execFileSync("ip", ["-o", "link", "show"], { encoding: "utf8" }).includes(`: ${name}:`);
 
 interface Side {
   dataDir: string;

@@ -31,6 +31,8 @@ export interface TestNetwork {
   clusterIp(): string;
 }
 
+let machineRuntime: TestRuntime | undefined;
+
 /**
  * `HEARTH_TEST_RUNTIME` (host or cri) when set; else containers, as `hearth
  * up` runs by default, where the machine can run them (root, containerd, the
@@ -39,7 +41,9 @@ export interface TestNetwork {
 export function testRuntime(): TestRuntime {
   const chosen = process.env.HEARTH_TEST_RUNTIME;
   if (chosen === "host" || chosen === "cri") return chosen;
-  return criSkipReason() ? "host" : "cri";
+  // What the machine can run does not change during a test file: asked once.
+  machineRuntime ??= criSkipReason() ? "host" : "cri";
+  return machineRuntime;
 }
 
 const random = (from: number, count: number) => from + Math.floor(Math.random() * count);
