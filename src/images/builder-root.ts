@@ -149,7 +149,6 @@ export async function ensureBaseImage(
   log("base image from the builder root");
   const stage = join(cache.work, BASE_REF);
   rmSync(stage, { recursive: true, force: true });
-  recordBuild(cache, { ref: BASE_REF, key: root.key, versions: [] }, started);
   mkdirSync(cache.work, { recursive: true });
   await run(["cp", "-a", root.root, stage]);
   await run([
