@@ -2,7 +2,8 @@
  * The node agent from the command line: `hearth node --kubeconfig FILE
  * [--data-dir DIR] [--node-name NAME] [--node-ip ADDR] [--pod-cidr CIDR] [--image-table FILE]
  * [--runtime host|cri] [--containerd-socket PATH] [--insecure-registry HOST[,HOST]]
- * [--crashloop-backoff-base-ms N] [--keep-workloads]` runs a standalone agent
+ * [--crashloop-backoff-base-ms N] [--keep-workloads] [--cluster-domain DOMAIN]
+ * [--resolv-conf FILE]` runs a standalone agent
  * against any apiserver, with the node's service proxy (each Service's
  * ClusterIP:port forwarded to its ready endpoints, in kube-proxy's place);
  * `hearth up` starts both with the same flags. SIGTERM stops the proxy's
@@ -20,6 +21,7 @@ import { type Client, clientFromKubeconfig } from "../client/index.js";
 import {
   type AgentOptions,
   bridgeName,
+  checkClusterDomain,
   defaultNodeName,
   ImageTable,
   NodeAgent,
@@ -30,6 +32,7 @@ import {
   tableNameFor,
 } from "../node/index.js";
 import { intFlag, type ParsedArgs, parseArgs } from "./args.js";
+import { podDnsFlags } from "./cluster-dns.js";
 import {
   checkRuntimeCanStart,
   type RuntimeChoice,
@@ -51,9 +54,11 @@ export function agentOptions(
   const runtime = runtimeChoice(args);
   const cidr = runtime.kind === "cri" ? runtime.podCIDR : args.flags.get("pod-cidr");
   const nodeIP = nodeIPFlag(args);
+  const dns = podDnsFlags(args, runtime);
   return {
     dataDir,
     log,
+    ...(dns ? { dns } : {}),
     keepWorkloads: args.flags.get("keep-workloads") === "true",
     ...(name ? { nodeName: name } : {}),
     ...(nodeIP ? { nodeIP } : {}),
@@ -157,13 +162,10 @@ export async function node(argv: string[]): Promise<void> {
   const log = pino({ name: "hearth-node" }, pino.destination(2));
   const dataDir = resolve(args.flags.get("data-dir") ?? ".hearth-node");
   const client = await clientFromKubeconfig(resolve(kubeconfig));
+  const options = agentOptions(args, dataDir, (msg, err) => log.error({ err }, msg));
+  if (options.dns) await checkClusterDomain(client, options.dns.clusterDomain);
   const controller = new AbortController();
-  const running = await startNodeAgent(
-    client,
-    agentOptions(args, dataDir, (msg, err) => log.error({ err }, msg)),
-    controller.signal,
-    runtime,
-  );
+  const running = await startNodeAgent(client, options, controller.signal, runtime);
   const stop = async (signal: string) => {
     log.info({ signal }, "stopping");
     controller.abort();

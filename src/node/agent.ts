@@ -102,6 +102,7 @@ export class NodeAgent {
       runtime,
       backoff: new CrashLoopBackoff(o.crashBackoff),
       hostIP: o.nodeIP,
+      ...(o.dns ? { clusterDomain: o.dns.clusterDomain } : {}),
       node: { cpu: cap.cpu!, memory: cap.memory! },
       read: (kind, name, namespace) => this.read(kind, name, namespace),
       services: async (namespace) =>
@@ -239,6 +240,7 @@ async function podRuntime(o: ResolvedOptions, dirs: PodDirs): Promise<PodRuntime
       dirs,
       hostIP: o.nodeIP,
       pullBackoff: o.crashBackoff,
+      ...(o.dns ? { dns: o.dns } : {}),
       log: o.log,
     });
   return new HostRuntime({

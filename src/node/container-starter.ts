@@ -59,6 +59,7 @@ export class ContainerStarter {
     const runtime = this.deps.runtime;
     const etcMounts = writeEtcFiles(this.deps.dirs, pod, this.state.podIP, {
       hostname: !runtime.writesHostname,
+      ...(this.deps.clusterDomain ? { clusterDomain: this.deps.clusterDomain } : {}),
     });
     return runtime.plan({
       pod,

@@ -16,6 +16,7 @@ export {
   checkPodCidrFree,
   containerdLayout,
   DEFAULT_CRI_POD_CIDR,
+  ensurePodBridge,
   type InsecureRegistry,
   mirrorPathOf,
   parseInsecureRegistry,
@@ -29,9 +30,11 @@ export {
   type ContainerConfig,
   CriClient,
   CriError,
+  type PodDnsSettings,
   type PodSandboxConfig,
 } from "./cri/index.js";
 export { readCriLog } from "./cri-log.js";
+export * from "./dns/index.js";
 export { DEFAULT_IMAGE_TABLE, HEARTH_ROOT, ImageTable } from "./image-table.js";
 export {
   type LogFormat,

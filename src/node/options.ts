@@ -2,6 +2,7 @@
 import os from "node:os";
 import type { Cache } from "../runtime/index.js";
 import { type BackoffOptions, DEFAULT_CRASH_BACKOFF } from "./backoff.js";
+import type { PodDnsSettings } from "./cri/index.js";
 import { ImageTable } from "./image-table.js";
 import { HOST_IP } from "./node-object.js";
 
@@ -35,6 +36,12 @@ export interface AgentOptions {
    * instead of as host processes under bubblewrap.
    */
   cri?: CriAgentOptions;
+  /**
+   * Pods' DNS (with `cri`): the cluster DNS address, the cluster domain and
+   * the host's resolv.conf, as the kubelet's --cluster-dns, --cluster-domain
+   * and --resolv-conf. Omitted: containerd gives pods the host's resolv.conf.
+   */
+  dns?: PodDnsSettings;
   /** On stop, leave the pods running (for the next agent to adopt). */
   keepWorkloads?: boolean;
   log?(msg: string, err?: unknown): void;
@@ -45,10 +52,13 @@ export interface CriAgentOptions {
   socket: string;
 }
 
-export type ResolvedOptions = Required<Omit<AgentOptions, "log" | "sharedCache" | "cri">> & {
+export type ResolvedOptions = Required<
+  Omit<AgentOptions, "log" | "sharedCache" | "cri" | "dns">
+> & {
   log(msg: string, err?: unknown): void;
   sharedCache?: Cache;
   cri?: CriAgentOptions;
+  dns?: PodDnsSettings;
 };
 
 export const DEFAULT_POD_CIDR = "127.1.0.0/16";
@@ -76,6 +86,7 @@ export function withDefaults(o: AgentOptions): ResolvedOptions {
     },
     keepWorkloads: o.keepWorkloads ?? false,
     ...(o.cri ? { cri: o.cri } : {}),
+    ...(o.dns ? { dns: o.dns } : {}),
     log: o.log ?? (() => {}),
   };
 }
