@@ -15,7 +15,7 @@ import { CLUSTER_DOMAIN_ANNOTATION, KUBE_DNS_NAME, KUBE_DNS_NAMESPACE } from "./
 export const KUBE_DNS_SLICE = "kube-dns-hearth";
 export const KUBE_DNS_MANAGER = "hearth-cluster-dns";
 const MANAGED_BY_LABEL = "endpointslice.kubernetes.io/managed-by";
-const MANAGED_BY = "hearth.io/cluster-dns";
+const MANAGED_BY = "hearth-cluster-dns";
 
 export interface KubeDnsFacts {
   clusterIP: string;
