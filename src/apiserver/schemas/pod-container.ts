@@ -112,7 +112,7 @@ export const container: Schema = object(
     resources: {
       ...resources,
       description:
-        "Compute Resources required by this container. Requests are used for scheduling; limits are not enforced on Hearth. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/",
+        "Compute Resources required by this container. Requests are used for scheduling and set CPU shares; limits become the container's cgroup limits. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/",
     },
     securityContext: {
       ...securityContext,

@@ -16,7 +16,7 @@
  * - No `portmap`: it works here (iptables-nft), but writes `CNI-HOSTPORT-*`
  *   chains into the host's shared iptables `nat` table, with a MASQUERADE
  *   rule, that no DEL removes and every Hearth on the machine would share.
- *   hostPort belongs in Hearth's own nftables table, with the Services.
+ *   hostPort is a DNAT in Hearth's own nftables table (nft/host-ports.ts).
  *
  * containerd 1.6 adds the `loopback` plugin itself (from bin_dir), so `lo` is
  * up in every sandbox without a second conflist. The bridge plugin turns on

@@ -150,8 +150,8 @@ describe("nftables Service ruleset", () => {
       text,
       /add chain ip t nat-postrouting \{ type nat hook postrouting priority srcnat;/,
     );
-    assert.deepEqual(rulesOf(text, "nat-prerouting"), ["jump services"]);
-    assert.deepEqual(rulesOf(text, "nat-output"), ["jump services"]);
+    assert.deepEqual(rulesOf(text, "nat-prerouting"), ["jump host-ports", "jump services"]);
+    assert.deepEqual(rulesOf(text, "nat-output"), ["jump host-ports", "jump services"]);
     assert.deepEqual(rulesOf(text, "nat-postrouting"), [
       "ip saddr 10.244.0.0/24 ip daddr 10.244.0.0/24 ct status dnat ip saddr . ip daddr @hairpin masquerade",
     ]);
@@ -292,6 +292,37 @@ describe("nftables Service ruleset", () => {
       "",
       "a ClusterIP Service has no NodePort",
     );
+    await check(text);
+  });
+
+  it("sends a pod's host port on local addresses, or its hostIP only, to the pod, with hairpin", async () => {
+    const hostPorts = [
+      {
+        pod: "default/web",
+        protocol: "tcp" as const,
+        hostPort: 8080,
+        podIP: "10.244.0.7",
+        containerPort: 80,
+      },
+      {
+        pod: "default/dns",
+        hostIP: "192.0.2.10",
+        protocol: "udp" as const,
+        hostPort: 5353,
+        podIP: "10.244.0.8",
+        containerPort: 53,
+      },
+    ];
+    const { text } = renderRuleset("t", [], [], { ...FACTS, hostPorts });
+    assert.deepEqual(rulesOf(text, "host-ports"), [
+      'fib daddr type local ip daddr != 127.0.0.0/8 meta l4proto tcp th dport 8080 dnat to 10.244.0.7:80 comment "default/web"',
+      'ip daddr 192.0.2.10 meta l4proto udp th dport 5353 dnat to 10.244.0.8:53 comment "default/dns"',
+    ]);
+    assert.equal(
+      elementsOf(text, "hairpin"),
+      "{ 10.244.0.7 . 10.244.0.7, 10.244.0.8 . 10.244.0.8 }",
+    );
+    assert.deepEqual(rulesOf(renderRuleset("t", [], [], FACTS).text, "host-ports"), []);
     await check(text);
   });
 
