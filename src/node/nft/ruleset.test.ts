@@ -106,7 +106,14 @@ describe("nftables Service ruleset", () => {
     assert.ok(lines(text).includes("flush set ip t routed-cidrs"), "rebuilt whole each time");
     assert.equal(elementsOf(text, "routed-cidrs"), "{ 10.245.0.0/24, 10.246.0.0/16 }");
     assert.deepEqual(skipped, ['routed pod CIDR "bad; drop" is not an IPv4 network']);
-    assert.equal(text.match(/masquerade/g)?.length, 1, "routed traffic is not masqueraded");
+    assert.deepEqual(rulesOf(text, "nat-postrouting").slice(1), [
+      "fib saddr type local ip daddr @routed-cidrs ct status dnat masquerade",
+    ]);
+    assert.equal(
+      text.match(/masquerade/g)?.length,
+      2,
+      "pod traffic is not masqueraded: only hairpin, and the host's DNATed to another node",
+    );
     await check(text);
   });
 

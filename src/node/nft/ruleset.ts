@@ -129,6 +129,14 @@ export function renderRuleset(
     // NATed nor checked as new: kube-proxy drops it rather than let it follow the host's routes.
     rule("filter-forward", `ip saddr ${facts.podCIDR} ct state invalid counter drop`);
     rule("filter-forward", `ip daddr ${facts.podCIDR} ct state invalid counter drop`);
+    // The host picks the source of a ClusterIP (or NodePort) connection before its DNAT,
+    // by its own routes; DNATed to a pod of another node, it leaves with the address of
+    // the link to that node (as kube-proxy masquerades what does not come from a pod), so
+    // the other node lets it in (a routed node's address) and its reply comes back.
+    rule(
+      "nat-postrouting",
+      "fib saddr type local ip daddr @routed-cidrs ct status dnat masquerade",
+    );
   }
   for (const c of ["filter-input", "filter-forward", "filter-output"])
     rule(c, "ct state new jump endpoints-check");
