@@ -13,7 +13,7 @@ import type { ChildProcess } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 import { clientFromKubeconfig, type HttpClient } from "../../src/client/index.js";
 import { type Hearth, startHearth, waitFor } from "../support/hearth-process.js";
-import { applyObjects, nodeName, stopAndClean, testPodCidr } from "../support/node-pods.js";
+import { applyObjects, nodeName, stopAndClean } from "../support/node-pods.js";
 
 const NS = "longrunning";
 
@@ -28,7 +28,7 @@ describe("long-running request metrics under hearth up", () => {
   const spawned: ChildProcess[] = [];
 
   before(async () => {
-    h = await startHearth({ extraArgs: ["--pod-cidr", testPodCidr()], timeoutMs: 60_000 });
+    h = await startHearth({ timeoutMs: 60_000 });
     client = await clientFromKubeconfig(h.kubeconfig);
     await h.kubectlOk(["create", "namespace", NS]);
     await h.kubectlOk(["create", "configmap", "one", "-n", NS]);

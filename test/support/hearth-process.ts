@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import type { KubeObject } from "../../src/api/index.js";
 import { NODE_FLAGS } from "../../src/main/node-flags.js";
 import { removeContainerRuntime } from "./cri-node.js";
-import { testNetwork, testRuntime } from "./test-network.js";
+import { testNetwork } from "./test-network.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** dist/test/support → repository root. */
@@ -130,18 +130,11 @@ export function readyLine(
 /** How long `stop()` lets hearth up stop its pods before it is killed. */
 const STOP_GRACE_MS = 60_000;
 
-/**
- * The runtime flags of a Hearth whose test chose none: the test run's runtime
- * (see testRuntime) on a network of its own, keeping a pod CIDR the test gave
- * on the host runtime.
- */
-function runtimeArgs(extra: string[]): string[] {
-  if (extra.some((a) => a.startsWith("--runtime") || a.startsWith("--containerd-socket")))
-    return [];
-  const runtime = testRuntime();
-  if (runtime === "host" && extra.some((a) => a.startsWith("--pod-cidr")))
-    return ["--runtime", "host"];
-  return testNetwork(runtime).args;
+/** The network flags of a Hearth whose test chose none: a network of its own (see testNetwork). */
+function networkArgs(extra: string[]): string[] {
+  const given = ["--pod-cidr", "--service-cidr", "--containerd-socket"];
+  if (extra.some((a) => given.some((flag) => a.startsWith(flag)))) return [];
+  return testNetwork().args;
 }
 
 /** Starts `hearth up` on `dataDir` (a new temp dir when absent) and waits for its ready line. */
@@ -161,7 +154,7 @@ export async function startHearth(
       "--port",
       "0",
       ...(opts.extraArgs ?? []),
-      ...runtimeArgs(opts.extraArgs ?? []),
+      ...networkArgs(opts.extraArgs ?? []),
     ],
     {
       stdio: ["ignore", "pipe", "pipe"],
