@@ -14,9 +14,10 @@ import type { Container, ContainerStatus, Pod, PodSpec } from "../../src/api/ind
 import { type RunningNode, startNodeAgent } from "../../src/cli/node.js";
 import { type AgentOptions, CriClient } from "../../src/node/index.js";
 import { createNamespace, getOrGone, POD } from "./core-objects.js";
-import { type CriNode, criSkipReason, startCriNode } from "./cri-node.js";
+import { type CriNode, startCriNode } from "./cri-node.js";
 import { type Env, startEnv } from "./envtest.js";
 import { waitFor } from "./hearth-process.js";
+import { podSkipReason } from "./test-network.js";
 
 export const AGENT_NODE = "agent-pods";
 
@@ -57,8 +58,8 @@ export interface TestRun {
   alive(): Promise<boolean>;
 }
 
-/** Why the node-agent suites cannot run here (see criSkipReason), or false. */
-export const agentSkipReason = (): string | false => criSkipReason();
+/** Why the node-agent suites cannot run here (see podSkipReason), or false. */
+export const agentSkipReason = podSkipReason;
 
 export const SH_IMAGE = "busybox:1.35";
 
