@@ -14,6 +14,7 @@ import { after, before, describe, it } from "node:test";
 import { clientFromKubeconfig, type HttpClient } from "../../src/client/index.js";
 import { type Hearth, startHearth, waitFor } from "../support/hearth-process.js";
 import { applyObjects, nodeName, stopAndClean } from "../support/node-pods.js";
+import { podSkipReason } from "../support/test-network.js";
 
 const NS = "longrunning";
 
@@ -22,7 +23,7 @@ const longRunning = (verb: string, resource: string, subresource: string, scope:
 const watches = (namespace: string, labelSelector: string, fieldSelector: string) =>
   `hearth_apiserver_watches{group="",version="v1",resource="configmaps",namespace="${namespace}",label_selector="${labelSelector}",field_selector="${fieldSelector}"}`;
 
-describe("long-running request metrics under hearth up", () => {
+describe("long-running request metrics under hearth up", { skip: podSkipReason() }, () => {
   let h: Hearth;
   let client: HttpClient;
   const spawned: ChildProcess[] = [];

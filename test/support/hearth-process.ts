@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import type { KubeObject } from "../../src/api/index.js";
 import { NODE_FLAGS } from "../../src/main/node-flags.js";
 import { removeContainerRuntime } from "./cri-node.js";
-import { testNetwork } from "./test-network.js";
+import { podSkipReason, testNetwork } from "./test-network.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** dist/test/support → repository root. */
@@ -130,11 +130,17 @@ export function readyLine(
 /** How long `stop()` lets hearth up stop its pods before it is killed. */
 const STOP_GRACE_MS = 60_000;
 
-/** The network flags of a Hearth whose test chose none: a network of its own (see testNetwork). */
+/**
+ * The flags a test did not choose: a network of its own (see testNetwork);
+ * and where the machine cannot run containers (podSkipReason), no node agent,
+ * so that tests of the API run there (tests that need pods skip).
+ */
 function networkArgs(extra: string[]): string[] {
-  const given = ["--pod-cidr", "--service-cidr", "--containerd-socket"];
-  if (extra.some((a) => given.some((flag) => a.startsWith(flag)))) return [];
-  return testNetwork().args;
+  if (extra.some((a) => a.startsWith("--containerd-socket"))) return [];
+  const noAgent = podSkipReason() && !extra.includes("--no-node-agent") ? ["--no-node-agent"] : [];
+  const given = ["--pod-cidr", "--service-cidr"];
+  if (extra.some((a) => given.some((flag) => a.startsWith(flag)))) return noAgent;
+  return [...testNetwork().args, ...noAgent];
 }
 
 /** Starts `hearth up` on `dataDir` (a new temp dir when absent) and waits for its ready line. */
