@@ -5,13 +5,11 @@
  */
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { FootprintPlan } from "./scenarios/agent-footprint.js";
 import type { LevelPlan } from "./scenarios/creates.js";
 import type { CriIdlePodsPlan } from "./scenarios/cri-idle-pods.js";
 import type { CriPodStartPlan } from "./scenarios/cri-pod-start.js";
 import type { EtcdBootstrapPlan } from "./scenarios/etcd-bootstrap.js";
 import type { IdleTenantsPlan } from "./scenarios/idle-tenants.js";
-import type { PodStartPlan } from "./scenarios/pod-start.js";
 import type { ReconcilePlan } from "./scenarios/reconcile-throughput.js";
 import type { ServiceThroughputPlan } from "./scenarios/service-throughput.js";
 import type { WatchesPlan } from "./scenarios/watches.js";
@@ -19,8 +17,6 @@ import type { WatchesPlan } from "./scenarios/watches.js";
 /** Scenario groups, in the order they run. `apiserver` is (a)–(f) of the README. */
 export const GROUPS = [
   "apiserver",
-  "podStart",
-  "agentFootprint",
   "reconcileThroughput",
   "apiserverEtcd",
   "etcdBootstrap",
@@ -47,8 +43,6 @@ export interface Plan {
     spacingMs: number;
     deadlineMs: number;
   };
-  podStart: PodStartPlan;
-  agentFootprint: FootprintPlan;
   reconcile: Omit<ReconcilePlan, "payload">;
   /** apiserverEtcd: raw etcd puts vs apiserver creates on etcd and on SQLite. */
   apiserverEtcd: LevelPlan;
@@ -58,7 +52,7 @@ export interface Plan {
   watches: WatchesPlan;
   /** idleTenants: idle CPU and RSS of hearth up with 0, 100, 1,000 plain Tenants. */
   idleTenants: IdleTenantsPlan;
-  /** criPodStart: pod start → Ready on `hearth up --runtime cri` vs `ctr run` by hand. */
+  /** criPodStart: pod start → Ready on `hearth up` (containers) vs `ctr run` by hand. */
   criPodStart: CriPodStartPlan;
   /** criIdlePods: hearth, containerd and shims CPU and RSS with 0 and 50 idle pods on CRI. */
   criIdlePods: CriIdlePodsPlan;
@@ -75,14 +69,6 @@ const FULL: Plan = {
   get: { rate: 200, durationMs: 5000 },
   list: { namespace: "bench-list", objects: 10_000, runs: 5, seedConcurrency: 64 },
   watch: { namespace: "bench-watch", watchers: 100, events: 50, spacingMs: 20, deadlineMs: 10_000 },
-  podStart: { pods: 20, warmup: 1, deadlineMs: 60_000 },
-  agentFootprint: {
-    pods: 50,
-    windowMs: 30_000,
-    settleMs: 3000,
-    createConcurrency: 8,
-    readyDeadlineMs: 120_000,
-  },
   reconcile: {
     objects: 10_000,
     workers: [1, 4],
@@ -137,8 +123,6 @@ const QUICK: Plan = {
   get: { rate: 200, durationMs: 1000 },
   list: { ...FULL.list, objects: 1000, runs: 3 },
   watch: { ...FULL.watch, events: 10, spacingMs: 10 },
-  podStart: { ...FULL.podStart, pods: 3 },
-  agentFootprint: { ...FULL.agentFootprint, pods: 10, windowMs: 5000, settleMs: 1000 },
   reconcile: { ...FULL.reconcile, objects: 1000, runs: 3, informerRuns: 2 },
   apiserverEtcd: { levels: [8, 64], count: 300, warmup: 50 },
   etcdBootstrap: { runs: 1, deadlineMs: 120_000 },

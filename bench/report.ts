@@ -13,13 +13,7 @@ import {
   platformLines,
   platformTargets,
 } from "./report-platform.js";
-import {
-  type WorkloadResults,
-  workloadErrors,
-  workloadLines,
-  workloadRatios,
-  workloadTargets,
-} from "./report-workloads.js";
+import { type WorkloadResults, workloadLines, workloadRatios } from "./report-workloads.js";
 import {
   type ApiserverEtcdResult,
   apiserverEtcdLines,
@@ -88,7 +82,6 @@ function apiRatios(r: ApiResults) {
 export function targets(r: Results): Record<string, Target> {
   return {
     ...(r.apiserver ? apiTargets(r.apiserver) : {}),
-    ...workloadTargets(r),
     ...(r.apiserverEtcd ? apiserverEtcdTargets(r.apiserverEtcd) : {}),
     ...(r.etcdBootstrap ? etcdBootstrapTargets(r.etcdBootstrap) : {}),
     ...platformTargets(r),
@@ -149,7 +142,6 @@ export function summary(r: Results, header: string): string {
     lines.push(`  ${verdict}  ${target.description}: ${target.value}`);
   }
   const failures = (r.apiserver ? apiErrors(r.apiserver) : []).concat(
-    workloadErrors(r),
     platformErrors(r),
     criErrors(r),
   );

@@ -39,7 +39,7 @@ import { promisify } from "node:util";
 import { intToIpv4, ipv4ToInt, netsOverlap, parseIpv4Net } from "../ipv4.js";
 import { type ContainerdLayout, containerdLayout } from "./layout.js";
 
-/** The pod CIDR of `--runtime cri` when none is given: private, not loopback. */
+/** The pod CIDR when none is given: private, not loopback. */
 export const DEFAULT_CRI_POD_CIDR = "10.88.0.0/24";
 
 /** The version Debian 12's containernetworking-plugins 1.1.1 speak (`CNI_COMMAND=VERSION`). */
