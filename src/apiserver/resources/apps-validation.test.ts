@@ -5,6 +5,15 @@ import { fieldErrorMessage } from "../../api/index.js";
 import { validateDeployment, validateReplicaSet } from "./apps-validation.js";
 
 const container = { name: "c", image: "busybox" };
+/** What a Deployment and a ReplicaSet share: one replica of a template labelled app=a. */
+const workload = () => ({
+  replicas: 1,
+  selector: { matchLabels: { app: "a" } },
+  template: {
+    metadata: { labels: { app: "a" } },
+    spec: { restartPolicy: "Always", containers: [container] },
+  },
+});
 
 function deployment(spec: Record<string, unknown> = {}): Deployment {
   return {
@@ -12,12 +21,7 @@ function deployment(spec: Record<string, unknown> = {}): Deployment {
     kind: "Deployment",
     metadata: { name: "d" },
     spec: {
-      replicas: 1,
-      selector: { matchLabels: { app: "a" } },
-      template: {
-        metadata: { labels: { app: "a" } },
-        spec: { restartPolicy: "Always", containers: [container] },
-      },
+      ...workload(),
       strategy: {
         type: "RollingUpdate",
         rollingUpdate: { maxSurge: "25%", maxUnavailable: "25%" },
@@ -123,12 +127,7 @@ describe("ReplicaSet validation (kube's ValidateReplicaSet)", () => {
     kind: "ReplicaSet",
     metadata: { name: "r" },
     spec: {
-      replicas: 1,
-      selector: { matchLabels: { app: "a" } },
-      template: {
-        metadata: { labels: { app: "a" } },
-        spec: { restartPolicy: "Always", containers: [container] },
-      },
+      ...workload(),
       ...spec,
     },
   });

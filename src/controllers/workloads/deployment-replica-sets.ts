@@ -13,7 +13,6 @@ import {
   type Deployment,
   hasCode,
   labelSelectorFromObject,
-  type OwnerReference,
   POD_TEMPLATE_HASH_LABEL,
   REVISION_ANNOTATION,
   REVISION_HISTORY_ANNOTATION,
@@ -22,7 +21,7 @@ import {
 import { type Client, ignoreNotFound, refOf } from "../../client/index.js";
 import { newReplicaSetReplicas } from "./deployment-rollout.js";
 import { maxSurge, revisionOf, setReplicasAnnotations, templateHash } from "./deployment-util.js";
-import { controllerRef } from "./pod-state.js";
+import { controllerRef, controllerRefTo } from "./pod-state.js";
 
 /** Annotations of a Deployment never copied to its ReplicaSets (skipCopyAnnotation). */
 const NOT_COPIED = new Set([
@@ -34,17 +33,6 @@ const NOT_COPIED = new Set([
   "deprecated.deployment.rollback.to",
 ]);
 const MAX_REVISION_HISTORY_CHARS = 2000;
-
-export function controllerRefTo(d: Deployment): OwnerReference {
-  return {
-    apiVersion: "apps/v1",
-    kind: "Deployment",
-    name: d.metadata.name ?? "",
-    uid: d.metadata.uid ?? "",
-    controller: true,
-    blockOwnerDeletion: true,
-  };
-}
 
 /** The ReplicaSets of the namespace this Deployment controls, after adoption and release. */
 export async function claimReplicaSets(client: Client, d: Deployment): Promise<ReplicaSet[]> {
@@ -70,7 +58,7 @@ export async function claimReplicaSets(client: Client, d: Deployment): Promise<R
       continue;
     }
     if (!matches(rs) || rs.metadata.deletionTimestamp || d.metadata.deletionTimestamp) continue;
-    const patch = { metadata: { ownerReferences: [controllerRefTo(d)], ...uid } };
+    const patch = { metadata: { ownerReferences: [controllerRefTo("Deployment", d)], ...uid } };
     const adopted = await ignoreNotFound(
       client.patch<ReplicaSet>(refOf(rs), patch, { type: "strategic" }),
     );
@@ -144,7 +132,7 @@ export function newReplicaSetFor(
     metadata: {
       name: `${d.metadata.name}-${hash}`,
       namespace: d.metadata.namespace,
-      ownerReferences: [controllerRefTo(d)],
+      ownerReferences: [controllerRefTo("Deployment", d)],
       labels: { ...template.metadata.labels },
     },
     spec: { replicas: 0, minReadySeconds: d.spec.minReadySeconds ?? 0, selector, template },

@@ -2,9 +2,10 @@
  * What the workload controllers read off pods, as kube's controller utilities
  * do: active (neither finished nor being deleted), ready (the Ready
  * condition), available (ready for at least minReadySeconds, IsPodAvailable),
- * and when an available-to-be pod will be available (for the requeue).
+ * and when an available-to-be pod will be available (for the requeue); and
+ * the controller references the workload controllers read and write.
  */
-import type { OwnerReference, Pod } from "../../api/index.js";
+import type { KubeObject, OwnerReference, Pod } from "../../api/index.js";
 
 const TERMINAL = new Set(["Succeeded", "Failed"]);
 
@@ -42,6 +43,21 @@ export function nextAvailableIn(pods: Pod[], minReadySeconds: number, now: numbe
     soonest = Math.min(soonest ?? wait, wait);
   }
   return soonest === undefined ? undefined : Math.max(soonest, 1);
+}
+
+/** The controller reference (blocking its owner's foreground deletion) an apps/v1 owner puts on what it makes. */
+export function controllerRefTo(
+  kind: "Deployment" | "ReplicaSet",
+  owner: KubeObject,
+): OwnerReference {
+  return {
+    apiVersion: "apps/v1",
+    kind,
+    name: owner.metadata.name ?? "",
+    uid: owner.metadata.uid ?? "",
+    controller: true,
+    blockOwnerDeletion: true,
+  };
 }
 
 export function controllerRef(obj: {

@@ -7,7 +7,7 @@
  * records the Event kube records (`SuccessfulCreate`, `FailedCreate`,
  * `SuccessfulDelete`, `FailedDelete`).
  */
-import { hasCode, type OwnerReference, type Pod, type ReplicaSet } from "../../api/index.js";
+import { hasCode, type Pod, type ReplicaSet } from "../../api/index.js";
 import {
   type Client,
   type EventRecorder,
@@ -15,20 +15,10 @@ import {
   ignoreNotFound,
   refOf,
 } from "../../client/index.js";
+import { controllerRefTo } from "./pod-state.js";
 
 /** kube's BurstReplicas: the most pods one sync creates or deletes. */
 export const BURST_REPLICAS = 500;
-
-export function controllerRefTo(rs: ReplicaSet): OwnerReference {
-  return {
-    apiVersion: "apps/v1",
-    kind: "ReplicaSet",
-    name: rs.metadata.name ?? "",
-    uid: rs.metadata.uid ?? "",
-    controller: true,
-    blockOwnerDeletion: true,
-  };
-}
 
 /** GetPodFromTemplate: the template's labels, annotations, finalizers and spec. */
 export function podFromTemplate(rs: ReplicaSet): Pod {
@@ -43,7 +33,7 @@ export function podFromTemplate(rs: ReplicaSet): Pod {
       labels: { ...(meta.labels ?? {}) },
       ...(meta.annotations ? { annotations: { ...meta.annotations } } : {}),
       ...(meta.finalizers ? { finalizers: [...meta.finalizers] } : {}),
-      ownerReferences: [controllerRefTo(rs)],
+      ownerReferences: [controllerRefTo("ReplicaSet", rs)],
     },
     spec: structuredClone(tmpl.spec ?? {}) as unknown as Pod["spec"],
   };
@@ -115,7 +105,9 @@ export class ReplicaSetPodControl {
 
   /** Makes `rs` the pod's controller (kube's AdoptPod). */
   async adopt(rs: ReplicaSet, pod: Pod): Promise<Pod | undefined> {
-    const patch = { metadata: { ownerReferences: [controllerRefTo(rs)], uid: pod.metadata.uid } };
+    const patch = {
+      metadata: { ownerReferences: [controllerRefTo("ReplicaSet", rs)], uid: pod.metadata.uid },
+    };
     return ignoreNotFound(this.client.patch<Pod>(refOf(pod), patch, { type: "strategic" }));
   }
 

@@ -7,7 +7,7 @@
  */
 import type { KubeObject, LabelSelector } from "../../api/index.js";
 import { labelSelectorFromObject } from "../../api/index.js";
-import { type Client, EventRecorder } from "../../client/index.js";
+import { type Client, controllerRecorder } from "../../client/index.js";
 import { type Manager, type Request, requestOf } from "../../runtime/index.js";
 import { DeploymentReconciler } from "./deployment-controller.js";
 import { controllerRef } from "./pod-state.js";
@@ -51,12 +51,7 @@ export function registerWorkloadControllers(
 ): void {
   const log = opts.log ?? (() => {});
   const now = () => manager.clock.now();
-  const recorder = (component: string) =>
-    new EventRecorder(client, {
-      component,
-      onError: (e) => log(`${component}: recording an event failed`, e),
-      now: () => new Date(now()),
-    });
+  const recorder = (component: string) => controllerRecorder(client, component, log, now);
   const workers = opts.workers ?? 2;
   const deployments = manager.cache.informer(DEPLOYMENT).informer;
   const replicaSets = manager.cache.informer(REPLICA_SET).informer;
