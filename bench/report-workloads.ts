@@ -5,6 +5,7 @@
  */
 import type { Target } from "./report.js";
 import type { FootprintResult } from "./scenarios/agent-footprint.js";
+import type { DeploymentStartResult } from "./scenarios/deployment-start.js";
 import type { KindResult, PodStartResult } from "./scenarios/pod-start.js";
 import type { Rate, ReconcileResult } from "./scenarios/reconcile-throughput.js";
 import { round } from "./stats.js";
@@ -13,6 +14,7 @@ export interface WorkloadResults {
   podStart?: PodStartResult;
   agentFootprint?: FootprintResult;
   reconcileThroughput?: ReconcileResult;
+  deploymentStart?: DeploymentStartResult;
 }
 
 const KINDS = ["trivial", "etcd"] as const;
@@ -131,11 +133,20 @@ function reconcileLines(rt: ReconcileResult): string[] {
   ];
 }
 
+/** deploymentStart's line: the Deployment to all Ready, its floor, the ratio, the rolling update. */
+function deploymentLine(d: DeploymentStartResult): string {
+  const s = (ms: number) => (ms < 0 ? "failed" : `${round(ms / 1000, 1)} s`);
+  const ratio =
+    d.directReadyMs > 0 && d.deploymentReadyMs > 0 ? over(d.deploymentReadyMs, d.directReadyMs) : 0;
+  return `deploymentStart: ${d.replicas} replicas Ready in ${s(d.deploymentReadyMs)} (${d.replicas} pods directly: ${s(d.directReadyMs)}, × ${ratio}); rolling update of ${d.replicas}: ${s(d.rollingUpdateMs)}`;
+}
+
 export function workloadLines(r: WorkloadResults): string[] {
   const lines: string[] = [];
   if (r.podStart) lines.push("", ...podStartLines(r.podStart));
   if (r.agentFootprint) lines.push("", ...footprintLines(r.agentFootprint));
   if (r.reconcileThroughput) lines.push("", ...reconcileLines(r.reconcileThroughput));
+  if (r.deploymentStart) lines.push("", deploymentLine(r.deploymentStart));
   const left = (r.podStart?.leftoverProcesses ?? 0) + (r.agentFootprint?.leftoverProcesses ?? 0);
   if (left > 0) lines.push(`    pod processes left behind (killed): ${left}`);
   return lines;
@@ -146,5 +157,6 @@ export function workloadErrors(r: WorkloadResults): string[] {
   return [
     ...(p ? KINDS.flatMap((k) => [...p[k].hearth.errorSamples, ...p[k].floor.errorSamples]) : []),
     ...(r.agentFootprint?.create.errorSamples ?? []),
+    ...(r.deploymentStart?.errors ?? []),
   ];
 }
