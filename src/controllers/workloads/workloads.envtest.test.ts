@@ -2,7 +2,8 @@
  * The ReplicaSet and Deployment controllers on the envtest apiserver, the test
  * playing the kubelet (a pod is made Running and Ready through the status
  * subresource once the test says so): replicas kept, orphans adopted and
- * non-matching pods released, not-ready pods deleted first on scale-down, a
+ * non-matching pods released, not-ready pods deleted first on scale-down,
+ * ReplicaFailure while Pod Security refuses the pods, a
  * rolling update over two ReplicaSets with revisions, a 409 before a
  * ReplicaSet write, and crashes between pod creations and right after the new
  * ReplicaSet's create — each converging with nothing made twice.
@@ -157,6 +158,33 @@ describe("ReplicaSet controller (envtest)", () => {
       ready.map((p) => p.metadata.uid).sort(),
       "the two new, not ready pods went",
     );
+  });
+
+  it("reports ReplicaFailure while pods are refused, and drops it once they are made", async () => {
+    const name = uniqueName("rs");
+    const ns = uniqueName("restricted");
+    const enforce = (level: string) => ({
+      metadata: { labels: { "pod-security.kubernetes.io/enforce": level } },
+    });
+    await env.client.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: ns } });
+    const nsRef = { apiVersion: "v1", kind: "Namespace", name: ns };
+    await env.client.patch(nsRef, enforce("restricted"), { type: "merge" });
+    await start();
+    await env.client.create({ ...replicaSet(name, 2), metadata: { name, namespace: ns } });
+    const failing = await waitFor("ReplicaFailure", async () => {
+      const rs = await env.client.get<ReplicaSet>({ ...RS, namespace: ns, name });
+      return rs.status?.conditions?.find((c) => c.type === "ReplicaFailure");
+    });
+    assert.equal(failing.status, "True");
+    assert.equal(failing.reason, "FailedCreate");
+    assert.match(failing.message ?? "", /forbidden/);
+    // Pod Security allows the pods now: they are made and the condition goes.
+    await env.client.patch(nsRef, enforce("privileged"), { type: "merge" });
+    const healed = await waitFor("pods made, no ReplicaFailure", async () => {
+      const rs = await env.client.get<ReplicaSet>({ ...RS, namespace: ns, name });
+      return rs.status?.replicas === 2 && !rs.status.conditions ? rs : undefined;
+    });
+    assert.equal(healed.status?.observedGeneration, 1);
   });
 
   it("creates no pod twice after a crash between pod creations", async () => {
