@@ -23,6 +23,7 @@ import { clientFromKubeconfig } from "../../src/client/index.js";
 import { criSkipReason } from "../support/cri-node.js";
 import { type Hearth, startHearth, waitFor } from "../support/hearth-process.js";
 import { testNetwork } from "../support/test-network.js";
+import { replicasByRevision } from "../support/workloads.js";
 
 const IMAGE = "nginx:1.22";
 /** The same image by another name: a new template, so a real rollout. */
@@ -176,13 +177,7 @@ describe("Deployments with kubectl on containers", { skip: criSkipReason() }, ()
     assert.ok(lowest >= 3, `Ready pods never below 3 (lowest ${lowest})`);
     const sets = await replicaSets(h, "web");
     assert.equal(sets.length, 2);
-    const byRevision = Object.fromEntries(
-      sets.map((rs) => [
-        rs.metadata.annotations?.["deployment.kubernetes.io/revision"],
-        rs.spec.replicas,
-      ]),
-    );
-    assert.deepEqual(byRevision, { "1": 0, "2": 3 });
+    assert.deepEqual(replicasByRevision(sets), { "1": 0, "2": 3 });
     const now = await pods(h, "web");
     assert.equal(now.filter((p) => !p.metadata.deletionTimestamp).length, 3);
     for (const p of now.filter((p) => !p.metadata.deletionTimestamp))

@@ -18,6 +18,7 @@ import {
 } from "../../../test/support/controller-run.js";
 import { POD, uniqueName } from "../../../test/support/core-objects.js";
 import { waitFor } from "../../../test/support/hearth-process.js";
+import { replicasByRevision } from "../../../test/support/workloads.js";
 import type { Deployment, Pod, ReplicaSet } from "../../api/index.js";
 import type { Client } from "../../client/index.js";
 import { registerWorkloadControllers } from "./workload-controllers.js";
@@ -243,13 +244,7 @@ describe("Deployment controller (envtest)", () => {
     assert.equal(second.metadata.annotations?.["deployment.kubernetes.io/revision"], "2");
     const sets = await replicaSetsOf(name);
     assert.equal(sets.length, 2);
-    const byRevision = Object.fromEntries(
-      sets.map((rs) => [
-        rs.metadata.annotations?.["deployment.kubernetes.io/revision"],
-        rs.spec.replicas,
-      ]),
-    );
-    assert.deepEqual(byRevision, { "1": 0, "2": 3 });
+    assert.deepEqual(replicasByRevision(sets), { "1": 0, "2": 3 });
     const progressing = second.status?.conditions?.find((c) => c.type === "Progressing");
     assert.equal(progressing?.reason, "NewReplicaSetAvailable");
     assert.equal((await podsOf(env.client, name)).length, 3);
