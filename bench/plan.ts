@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import type { LevelPlan } from "./scenarios/creates.js";
 import type { CriIdlePodsPlan } from "./scenarios/cri-idle-pods.js";
 import type { CriPodStartPlan } from "./scenarios/cri-pod-start.js";
+import type { DeploymentStartPlan } from "./scenarios/deployment-start.js";
 import type { EtcdBootstrapPlan } from "./scenarios/etcd-bootstrap.js";
 import type { IdleTenantsPlan } from "./scenarios/idle-tenants.js";
 import type { ReconcilePlan } from "./scenarios/reconcile-throughput.js";
@@ -18,6 +19,7 @@ import type { WatchesPlan } from "./scenarios/watches.js";
 export const GROUPS = [
   "apiserver",
   "reconcileThroughput",
+  "deploymentStart",
   "apiserverEtcd",
   "etcdBootstrap",
   "watches",
@@ -44,6 +46,8 @@ export interface Plan {
     deadlineMs: number;
   };
   reconcile: Omit<ReconcilePlan, "payload">;
+  /** deploymentStart: a Deployment of N replicas to all Ready vs the N pods POSTed directly. */
+  deploymentStart: DeploymentStartPlan;
   /** apiserverEtcd: raw etcd puts vs apiserver creates on etcd and on SQLite. */
   apiserverEtcd: LevelPlan;
   /** etcdBootstrap: a 3-member EtcdCluster to Ready vs three etcd processes by hand. */
@@ -96,6 +100,7 @@ const FULL: Plan = {
     readyDeadlineMs: 3_600_000,
   },
   criPodStart: { pods: 15, warmup: 2, deadlineMs: 120_000 },
+  deploymentStart: { replicas: 100, deadlineMs: 300_000 },
   criIdlePods: {
     pods: 50,
     windowMs: 30_000,
@@ -129,6 +134,7 @@ const QUICK: Plan = {
   watches: { ...FULL.watches, tenants: 2, settleMs: 2000, windowMs: 5000 },
   idleTenants: { ...FULL.idleTenants, counts: [0, 10], settleMs: 2000, windowMs: 5000 },
   criPodStart: { ...FULL.criPodStart, pods: 3, warmup: 1 },
+  deploymentStart: { ...FULL.deploymentStart, replicas: 10 },
   criIdlePods: { ...FULL.criIdlePods, pods: 10, windowMs: 5000, settleMs: 2000 },
   serviceThroughput: { ...FULL.serviceThroughput, requests: 500, warmup: 100, repetitions: 2 },
 };

@@ -4,11 +4,13 @@
  * report (report-cri.ts) prints.
  */
 import type { KindResult } from "./pod-start-timing.js";
+import type { DeploymentStartResult } from "./scenarios/deployment-start.js";
 import type { Rate, ReconcileResult } from "./scenarios/reconcile-throughput.js";
 import { round } from "./stats.js";
 
 export interface WorkloadResults {
   reconcileThroughput?: ReconcileResult;
+  deploymentStart?: DeploymentStartResult;
 }
 
 const KINDS = ["trivial", "etcd"] as const;
@@ -23,7 +25,14 @@ export function startRatio(k: KindResult) {
 
 export function workloadRatios(r: WorkloadResults) {
   const rt = r.reconcileThroughput;
+  const d = r.deploymentStart;
   return {
+    ...(d && !("skipped" in d) && d.deploymentReadyMs > 0 && d.directReadyMs > 0
+      ? {
+          /** Deployment to all Ready ÷ the same pods POSTed directly (1 = no overhead). */
+          deploymentStartToFloor: over(d.deploymentReadyMs, d.directReadyMs),
+        }
+      : {}),
     ...(rt
       ? {
           /** Runtime keys/s ÷ floor keys/s (1 = no overhead). */
@@ -81,8 +90,25 @@ function reconcileLines(rt: ReconcileResult): string[] {
   ];
 }
 
+/** deploymentStart's line: the Deployment to all Ready, its floor, the ratio, the rolling update. */
+function deploymentLine(d: DeploymentStartResult): string {
+  if ("skipped" in d) return `deploymentStart: skipped: ${d.skipped}`;
+  const s = (ms: number) => (ms < 0 ? "failed" : `${round(ms / 1000, 1)} s`);
+  const ratio =
+    d.directReadyMs > 0 && d.deploymentReadyMs > 0 ? over(d.deploymentReadyMs, d.directReadyMs) : 0;
+  const left =
+    d.leftoverProcesses > 0 ? `; container processes left behind: ${d.leftoverProcesses}` : "";
+  return `deploymentStart: ${d.replicas} replicas Ready in ${s(d.deploymentReadyMs)} (${d.replicas} pods directly: ${s(d.directReadyMs)}, × ${ratio}); rolling update of ${d.replicas}: ${s(d.rollingUpdateMs)}${left}`;
+}
+
 export function workloadLines(r: WorkloadResults): string[] {
   const lines: string[] = [];
   if (r.reconcileThroughput) lines.push("", ...reconcileLines(r.reconcileThroughput));
+  if (r.deploymentStart) lines.push("", deploymentLine(r.deploymentStart));
   return lines;
+}
+
+export function workloadErrors(r: WorkloadResults): string[] {
+  const d = r.deploymentStart;
+  return d && !("skipped" in d) ? d.errors : [];
 }

@@ -13,7 +13,12 @@ import {
   platformLines,
   platformTargets,
 } from "./report-platform.js";
-import { type WorkloadResults, workloadLines, workloadRatios } from "./report-workloads.js";
+import {
+  type WorkloadResults,
+  workloadErrors,
+  workloadLines,
+  workloadRatios,
+} from "./report-workloads.js";
 import {
   type ApiserverEtcdResult,
   apiserverEtcdLines,
@@ -142,6 +147,7 @@ export function summary(r: Results, header: string): string {
     lines.push(`  ${verdict}  ${target.description}: ${target.value}`);
   }
   const failures = (r.apiserver ? apiErrors(r.apiserver) : []).concat(
+    workloadErrors(r),
     platformErrors(r),
     criErrors(r),
   );

@@ -26,6 +26,7 @@ import { apiserverEtcd } from "./scenarios/apiserver-etcd.js";
 import { backendCreates, httpCreates, runLevels } from "./scenarios/creates.js";
 import { criIdlePods } from "./scenarios/cri-idle-pods.js";
 import { criPodStart } from "./scenarios/cri-pod-start.js";
+import { deploymentStart } from "./scenarios/deployment-start.js";
 import { etcdBootstrap } from "./scenarios/etcd-bootstrap.js";
 import { idleTenants } from "./scenarios/idle-tenants.js";
 import { getAtRate, listOnBackend, listOverHttp } from "./scenarios/reads.js";
@@ -52,6 +53,10 @@ async function runAll(dir: string, { plan, only }: Args): Promise<Results> {
       ...plan.reconcile,
       payload: payloadOf(plan),
     });
+  }
+  if (only.includes("deploymentStart")) {
+    log(`deploymentStart: a Deployment of ${plan.deploymentStart.replicas} vs as many pods`);
+    results.deploymentStart = await deploymentStart(dir, plan.deploymentStart);
   }
   if (only.includes("apiserverEtcd")) {
     log(`apiserverEtcd: raw etcd puts vs apiserver creates on etcd and SQLite`);
@@ -222,6 +227,9 @@ function report(args: Args, r: Results, startedAt: Date, finishedAt: Date, host:
       ...(r.apiserver ? apiScenarios(plan, r.apiserver) : {}),
       ...(r.reconcileThroughput
         ? { reconcileThroughput: { params: plan.reconcile, result: r.reconcileThroughput } }
+        : {}),
+      ...(r.deploymentStart
+        ? { deploymentStart: { params: plan.deploymentStart, result: r.deploymentStart } }
         : {}),
       ...(r.apiserverEtcd
         ? { apiserverEtcd: { params: plan.apiserverEtcd, result: r.apiserverEtcd } }
