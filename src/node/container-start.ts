@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Container, Pod } from "../api/index.js";
 import { rfc3339 } from "../api/index.js";
-import type { Mount } from "./pod-runtime.js";
+import type { Mount } from "./mount.js";
 import type { PodDirs, PodState, RunRecord } from "./pod-state.js";
 
 /** The pod's hostname: `spec.hostname`, else its name (at most 63 characters). */

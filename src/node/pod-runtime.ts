@@ -11,17 +11,13 @@
  */
 import type { Container, Pod } from "../api/index.js";
 import type { EnvContext } from "./env.js";
+import type { Mount } from "./mount.js";
 import type { PodState, RunRecord } from "./pod-state.js";
 import type { ProbeResult } from "./probes.js";
 import type { PodUsage } from "./stats/index.js";
 import type { PreparedVolume } from "./volumes.js";
 
-/** A bind of a host path into a container. */
-export interface Mount {
-  source: string;
-  target: string;
-  readOnly: boolean;
-}
+export type { Mount } from "./mount.js";
 
 /** What a run is doing, as the runtime last reported it. */
 export type Observation = "running" | "exited";

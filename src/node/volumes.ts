@@ -21,7 +21,7 @@ import {
   podFieldValue,
   resourceFieldValue,
 } from "./field-ref.js";
-import type { Mount } from "./pod-runtime.js";
+import type { Mount } from "./mount.js";
 import type { PodDirs } from "./pod-state.js";
 import { type ProjectedFile, projectedPathError, syncFiles } from "./volume-files.js";
 
