@@ -14,7 +14,7 @@ import { randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import type { KubeObject, Node, Pod } from "../api/index.js";
 import { type Client, EventRecorder, getOptional } from "../client/index.js";
-import { delay, Manager, requestFromKey, type Scope, untilAborted } from "../runtime/index.js";
+import { delay, Manager, requestFromKey, untilAborted } from "../runtime/index.js";
 import { CrashLoopBackoff } from "./backoff.js";
 import { CriRuntime } from "./cri-runtime.js";
 import { logLookup } from "./log-lookup.js";
@@ -24,6 +24,7 @@ import { heartbeat, registerNode } from "./node-registration.js";
 import { type AgentOptions, withDefaults } from "./options.js";
 import { PodReconciler } from "./pod-reconciler.js";
 import type { PodRuntime } from "./pod-runtime.js";
+import { podsOf } from "./pod-scope.js";
 import { PodDirs } from "./pod-state.js";
 import { PodWorker } from "./pod-worker.js";
 import { measuredPods, NodeStats, readNodeUsage } from "./stats/index.js";
@@ -37,11 +38,6 @@ const API_VERSIONS: Record<ObjectKind, string> = {
 };
 
 const POD = { apiVersion: "v1", kind: "Pod" };
-
-/** The scope of the agent's pod informer: only the pods bound to `nodeName`. */
-export function podsOf(nodeName: string): { scope: Scope } {
-  return { scope: { fieldSelector: `spec.nodeName=${nodeName}` } };
-}
 
 export class NodeAgent {
   readonly workers = new Map<string, PodWorker>();

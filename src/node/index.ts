@@ -6,7 +6,7 @@
  * Services as nftables rules (kube-proxy's nftables mode) and the routes to
  * other nodes' pod CIDRs. See docs/node-agent.md and docs/networking.md.
  */
-export { NodeAgent, podsOf } from "./agent.js";
+export { NodeAgent } from "./agent.js";
 export {
   bridgeName,
   type ContainerdOptions,
@@ -55,6 +55,7 @@ export {
   type CriAgentOptions,
   defaultNodeName,
 } from "./options.js";
+export { podsOf } from "./pod-scope.js";
 export { PodDirs, type PodState } from "./pod-state.js";
 export { isRunning, readStat, signalGroup } from "./proc.js";
 export {

@@ -25,6 +25,7 @@ import {
   runOnOwnManager,
   type TypedReconciler,
 } from "../../runtime/index.js";
+import { podsOf } from "../pod-scope.js";
 import { clashingRoutes, listRoutes, podRoutes, routingChanged } from "../routes/index.js";
 import { deleteArgs, deleteFlows } from "./conntrack.js";
 import { hasHostPorts, hostPortRules, type PodObject } from "./host-ports.js";
@@ -40,8 +41,6 @@ const NODE = { apiVersion: "v1", kind: "Node" };
 const POD = { apiVersion: "v1", kind: "Pod" };
 /** Only slices that name their Service are of use; the server filters the rest. */
 const SLICES = { scope: { labelSelector: SERVICE_NAME_LABEL } };
-/** The pods bound to `nodeName`: the scope of the agent's own pod informer, so one watch serves both. */
-const podsOn = (nodeName: string) => ({ scope: { fieldSelector: `spec.nodeName=${nodeName}` } });
 /** The one request: the table is rebuilt whole, whatever changed. */
 const TABLE = { name: "table" };
 
@@ -98,7 +97,7 @@ class ServiceRulesReconciler implements TypedReconciler {
       builder = builder.watches(
         POD,
         (pod) => (hasHostPorts(pod as PodObject) ? [TABLE] : []),
-        podsOn(this.opts.nodeName),
+        podsOf(this.opts.nodeName),
       );
     builder.complete(this);
     manager.add(onStop(() => this.stop()));
@@ -174,7 +173,7 @@ class ServiceRulesReconciler implements TypedReconciler {
   /** The host ports of the pods bound to this node (none without a node name). */
   private async hostPorts(cache: Cache) {
     if (this.opts.nodeName === undefined) return { rules: [], skipped: [] };
-    const scope = podsOn(this.opts.nodeName);
+    const scope = podsOf(this.opts.nodeName);
     const pods = (await cache.list<PodObject>(POD, { ...scope, noCopy: true })).items;
     return hostPortRules(pods);
   }
