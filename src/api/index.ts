@@ -5,6 +5,27 @@
  */
 
 export type {
+  Deployment,
+  DeploymentCondition,
+  DeploymentConditionType,
+  DeploymentSpec,
+  DeploymentStatus,
+  DeploymentStrategy,
+  ReplicaSet,
+  ReplicaSetCondition,
+  ReplicaSetSpec,
+  ReplicaSetStatus,
+  RollingUpdateDeployment,
+} from "./apps.js";
+export {
+  DESIRED_REPLICAS_ANNOTATION,
+  MAX_REPLICAS_ANNOTATION,
+  POD_DELETION_COST_ANNOTATION,
+  POD_TEMPLATE_HASH_LABEL,
+  REVISION_ANNOTATION,
+  REVISION_HISTORY_ANNOTATION,
+} from "./apps.js";
+export type {
   CronJob,
   CronJobStatus,
   Job,
@@ -14,6 +35,7 @@ export type {
   JobStatus,
   LabelSelector,
   ObjectReference,
+  PodTemplateSpec,
 } from "./batch.js";
 export {
   CONTROLLER_UID_LABEL,
@@ -63,6 +85,13 @@ export {
   UnsupportedMediaTypeError,
 } from "./errors.js";
 export { parseFieldRequirements } from "./field-selector.js";
+export type { IntOrString } from "./int-or-percent.js";
+export {
+  intOrPercentValue,
+  PERCENT_MESSAGE,
+  percentOf,
+  scaledValue,
+} from "./int-or-percent.js";
 export {
   ANNOTATIONS_MAX_BYTES,
   configMapKey,

@@ -21,10 +21,9 @@ import type { Cache } from "../runtime/index.js";
 import type { ParsedArgs } from "./args.js";
 import type { RuntimeChoice } from "./container-runtime.js";
 
-/** The pods' DNS settings of `--runtime cri`; none for host processes (they share the host's files). */
-export function podDnsFlags(args: ParsedArgs, runtime: RuntimeChoice): PodDnsSettings | undefined {
+/** The pods' DNS settings, as the kubelet's --cluster-dns, --cluster-domain and --resolv-conf. */
+export function podDnsFlags(args: ParsedArgs, runtime: RuntimeChoice): PodDnsSettings {
   const clusterDomain = parseClusterDomain(args.flags.get("cluster-domain"));
-  if (runtime.kind !== "cri") return undefined;
   return {
     clusterDNS: [clusterDnsIP(runtime.serviceCIDR)],
     clusterDomain,
@@ -40,8 +39,8 @@ export async function startUpClusterDns(
   runtime: RuntimeChoice,
   o: { cache?: Cache; log(msg: string, err?: unknown): void },
 ): Promise<{ done: Promise<void> } | undefined> {
+  if (runtime.socket !== undefined) return undefined;
   const dns = podDnsFlags(args, runtime);
-  if (runtime.kind !== "cri" || runtime.socket !== undefined || !dns) return undefined;
   return startClusterDns(client, signal, {
     clusterIP: dns.clusterDNS[0]!,
     domain: dns.clusterDomain,

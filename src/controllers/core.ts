@@ -1,7 +1,8 @@
 /**
  * The core controllers `hearth up` runs against its own API: namespace
  * lifecycle, the garbage collector, the scheduler, the endpoints controller
- * and the batch controllers (Jobs, CronJobs).
+ * the batch controllers (Jobs, CronJobs) and the workload controllers
+ * (Deployments, ReplicaSets).
  * Everything goes through the client.
  */
 import { setMaxListeners } from "node:events";
@@ -15,6 +16,7 @@ import { QuotaController } from "./quota/index.js";
 import { Scheduler } from "./scheduler/index.js";
 import { EndpointsController } from "./services/index.js";
 import { registerStorageControllers } from "./storage/index.js";
+import { registerWorkloadControllers } from "./workloads/index.js";
 
 export interface CoreControllerOptions {
   log?(msg: string, err?: unknown): void;
@@ -61,6 +63,7 @@ export async function runCoreControllers(
   new EndpointsController(client, { log }).register(manager);
   new QuotaController(client, { log }).register(manager);
   registerBatchControllers(manager, client, { log });
+  registerWorkloadControllers(manager, client, { log });
   if (opts.storage) registerStorageControllers(manager, client, { ...opts.storage, log });
   const started = manager.start(signal);
   opts.onManager?.(manager);

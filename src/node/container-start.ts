@@ -1,8 +1,7 @@
 /**
- * What every runtime's start of a container shares: the pod's hostname, the
- * kubelet-managed `/etc/hosts` (and `/etc/hostname` where the runtime does not
- * write it), and recording the next run of a container in the pod's state
- * before it starts (attempt n+1, restartCount+1, the run before kept as
+ * What a start of a container needs of the agent: the pod's hostname, the
+ * kubelet-managed `/etc/hosts` (the runtime writes `/etc/hostname`), and
+ * recording the next run of a container in the pod's state before it starts (attempt n+1, restartCount+1, the run before kept as
  * `previous`), so that an agent that dies in between leaves a record the next
  * one can make sense of.
  */
@@ -11,8 +10,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Container, Pod } from "../api/index.js";
 import { rfc3339 } from "../api/index.js";
+import type { Mount } from "./mount.js";
 import type { PodDirs, PodState, RunRecord } from "./pod-state.js";
-import type { Mount } from "./sandbox.js";
 
 /** The pod's hostname: `spec.hostname`, else its name (at most 63 characters). */
 export function podHostname(pod: Pod): string {
@@ -66,21 +65,16 @@ export function hostsFile(
   );
 }
 
-/**
- * Writes the pod's `/etc/hosts` (hostsFile) and, with `hostname`,
- * `/etc/hostname`; returns their binds.
- */
+/** Writes the pod's `/etc/hosts` (hostsFile); returns its bind. */
 export function writeEtcFiles(
   dirs: PodDirs,
   pod: Pod,
   podIP: string,
-  opts: { hostname: boolean; clusterDomain?: string },
+  clusterDomain = "cluster.local",
 ): Mount[] {
   const uid = pod.metadata.uid!;
-  const host = podHostname(pod);
-  const hosts = hostsFile(pod, podIP, opts.clusterDomain ?? "cluster.local");
+  const hosts = hostsFile(pod, podIP, clusterDomain);
   const files: [string, string][] = [["hosts", hosts]];
-  if (opts.hostname) files.push(["hostname", `${host}\n`]);
   return files.map(([name, text]) => {
     const file = dirs.etc(uid, name);
     mkdirSync(dirname(file), { recursive: true });

@@ -12,7 +12,9 @@
  * the client is, then routed), and each nginx's access log
  * (read with `kubectl logs`, which reaches the namespaced node's log endpoint
  * on its InternalIP) shows the client pod's own address: nothing is
- * masqueraded. A clean stop of both leaves no route, table, bridge or
+ * masqueraded. The root node's host reaches the other node's nginx directly
+ * and through that ClusterIP (then masqueraded to its link address: its
+ * source was chosen before the DNAT). A clean stop of both leaves no route, table, bridge or
  * inventory (after a `kill -9` of the namespaced node and a restart, which
  * finds its route where it was); the test then removes the veth and the
  * namespace.
@@ -285,6 +287,18 @@ describe("pod routes between the nodes of one Hearth", { skip: skipReason() }, (
       await res.text();
       assert.equal(res.status, 200, `the root host reached http://${webNs}/`);
       assert.equal(await served(NS_NODE, ROOT_IP), 1, `web-${NS_NODE} saw the root node's address`);
+      // And through the ClusterIP whose endpoint is there: the host chose its source before the
+      // DNAT, so the connection leaves masqueraded to its address on the link to that node.
+      const viaService = await fetch(`http://${farService}/`, {
+        signal: AbortSignal.timeout(10_000),
+      });
+      await viaService.text();
+      assert.equal(viaService.status, 200, `the root host reached http://${farService}/`);
+      assert.equal(
+        await served(NS_NODE, ROOT_IP),
+        2,
+        "the ClusterIP's request came from the link address",
+      );
 
       // The routes come from Nodes, which only the platform writes: not a tenant's
       // super-admins, nor a tenant's service accounts.

@@ -255,7 +255,14 @@ async function checks(h: Hearth, pods: Pods): Promise<void> {
     ["db.other", dbIP],
     ["peer-0.peers", peer0],
   ] as const) {
-    const r = await pods.exec("client", ["wget", "-T", "3", "-O", "/dev/null", `http://${name}:5432/`]);
+    const r = await pods.exec("client", [
+      "wget",
+      "-T",
+      "3",
+      "-O",
+      "/dev/null",
+      `http://${name}:5432/`,
+    ]);
     assert.match(r.stdout, new RegExp(`Connecting to ${esc(name)} \\(${esc(ip)}:5432\\)`), name);
   }
 

@@ -8,7 +8,8 @@
  * storage.k8s.io/v1 StorageClass, v1 PersistentVolume and PersistentVolumeClaim;
  * v1 Service and Endpoints, discovery.k8s.io/v1 EndpointSlice; v1 Pod (with
  * `log` and `binding`, `pod-type.ts`) and Node (`node-type.ts`); batch/v1 Job
- * and CronJob (`batch-types.ts`); v1 ResourceQuota and LimitRange
+ * and CronJob (`batch-types.ts`); apps/v1 Deployment and ReplicaSet
+ * (`apps-types.ts`); v1 ResourceQuota and LimitRange
  * (`quota-types.ts`).
  */
 import type { KubeObject } from "../../api/index.js";
@@ -25,6 +26,7 @@ import {
   secretSchema,
   serviceAccountSchema,
 } from "../schemas/index.js";
+import { APPS_TYPES } from "./apps-types.js";
 import { BATCH_TYPES } from "./batch-types.js";
 import { validateConfigMap } from "./config-map-validation.js";
 import { validateLease } from "./lease-validation.js";
@@ -182,6 +184,7 @@ export function builtinTypes(serviceCidr?: string): ResourceType[] {
     ...serviceTypes(serviceCidr),
     ...STORAGE_TYPES,
     ...BATCH_TYPES,
+    ...APPS_TYPES,
     ...QUOTA_TYPES,
   ];
 }

@@ -17,6 +17,7 @@ import {
 import { configMapSchema } from "./config-map.js";
 import { cronJobSchema } from "./cron-job.js";
 import { customResourceDefinitionSchema } from "./custom-resource-definition.js";
+import { deploymentSchema, replicaSetSchema } from "./deployment.js";
 import { endpointSliceSchema } from "./endpoint-slice.js";
 import { endpointsSchema } from "./endpoints.js";
 import { eventSchema } from "./event.js";
@@ -52,6 +53,7 @@ export {
   configMapSchema,
   cronJobSchema,
   customResourceDefinitionSchema,
+  deploymentSchema,
   endpointSliceSchema,
   endpointsSchema,
   eventSchema,
@@ -65,6 +67,7 @@ export {
   persistentVolumeClaimSchema,
   persistentVolumeSchema,
   podSchema,
+  replicaSetSchema,
   resourceQuotaSchema,
   roleBindingSchema,
   roleSchema,
@@ -114,6 +117,8 @@ const all: Schema[] = [
   cronJobSchema,
   resourceQuotaSchema,
   limitRangeSchema,
+  deploymentSchema,
+  replicaSetSchema,
 ];
 
 /** Every built-in kind's schema, keyed by `schemaKey`. */

@@ -42,6 +42,8 @@ describe("builtinSchemas", () => {
       "/v1/Service",
       "/v1/ServiceAccount",
       "apiextensions.k8s.io/v1/CustomResourceDefinition",
+      "apps/v1/Deployment",
+      "apps/v1/ReplicaSet",
       "authentication.k8s.io/v1/SelfSubjectReview",
       "authentication.k8s.io/v1/TokenRequest",
       "authorization.k8s.io/v1/LocalSubjectAccessReview",

@@ -103,3 +103,38 @@ describe("scheduler fit", () => {
     );
   });
 });
+
+describe("scheduler host ports (NodePorts)", () => {
+  const withPort = (name: string, port: { hostPort: number; hostIP?: string; protocol?: string }) =>
+    pod(name, {
+      spec: { containers: [{ name: "c", ports: [{ containerPort: 80, ...port }] }] },
+    });
+
+  it("keeps a pod off a node where its host port is held", () => {
+    const nodes = [node("a"), node("b")];
+    const held = bound("a", withPort("x", { hostPort: 8080 }));
+    assert.deepEqual(schedule(withPort("p", { hostPort: 8080 }), { nodes, bound: held }), {
+      nodeName: "b",
+    });
+    assert.deepEqual(
+      schedule(withPort("p", { hostPort: 8080 }), { nodes: [node("a")], bound: held }),
+      {
+        unschedulable:
+          "0/1 nodes are available: 1 node(s) didn't have free ports for the requested pod ports.",
+      },
+    );
+  });
+
+  it("lets ports differ by protocol or by distinct host IPs, not by one wildcard", () => {
+    const nodes = [node("a")];
+    const one = (p: Pod, q: Pod) => schedule(p, { nodes, bound: bound("a", q) });
+    const tcp = withPort("x", { hostPort: 53 });
+    assert.deepEqual(one(withPort("p", { hostPort: 53, protocol: "UDP" }), tcp), { nodeName: "a" });
+    const onIp = withPort("x", { hostPort: 53, hostIP: "10.0.0.1" });
+    assert.deepEqual(one(withPort("p", { hostPort: 53, hostIP: "10.0.0.2" }), onIp), {
+      nodeName: "a",
+    });
+    assert.ok("unschedulable" in one(withPort("p", { hostPort: 53 }), onIp));
+    assert.ok("unschedulable" in one(withPort("p", { hostPort: 53, hostIP: "0.0.0.0" }), onIp));
+  });
+});

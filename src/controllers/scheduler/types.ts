@@ -7,9 +7,17 @@ import type { KubeObject } from "../../api/index.js";
 
 export type ResourceList = Record<string, string | number>;
 
+export interface ContainerPort {
+  containerPort?: number;
+  hostPort?: number;
+  hostIP?: string;
+  protocol?: string;
+}
+
 export interface Container {
   name?: string;
   resources?: { requests?: ResourceList; limits?: ResourceList };
+  ports?: ContainerPort[];
 }
 
 export interface LabelSelectorSpec {

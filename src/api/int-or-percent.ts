@@ -1,0 +1,44 @@
+/**
+ * kube's intstr.IntOrString as rollout fields use it (`maxSurge`,
+ * `maxUnavailable`): an integer or a percentage string, scaled against a total
+ * as intstr.GetScaledValueFromIntOrPercent does (a percentage rounds up or down
+ * as the caller asks), and the checks of ValidatePositiveIntOrPercent.
+ */
+
+export type IntOrString = number | string;
+
+const PERCENT = /^[0-9]+%$/;
+export const PERCENT_MESSAGE =
+  "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%', or '93%', regex used for validation is '[0-9]+%')";
+
+/** The number of a valid percentage (`"25%"` → 25), else undefined. */
+export function percentOf(value: IntOrString | undefined): number | undefined {
+  return typeof value === "string" && PERCENT.test(value) ? Number(value.slice(0, -1)) : undefined;
+}
+
+/**
+ * GetScaledValueFromIntOrPercent: an integer as is, a percentage of `total`
+ * rounded up (`roundUp`) or down. Throws on a string that is no percentage, as kube errors.
+ */
+export function scaledValue(
+  value: IntOrString | undefined,
+  total: number,
+  roundUp: boolean,
+): number {
+  if (value === undefined) return 0;
+  if (typeof value === "number") return value;
+  const percent = percentOf(value);
+  if (percent === undefined)
+    throw new Error("invalid value for IntOrString: invalid type: string is not a percentage");
+  const scaled = (percent * total) / 100;
+  return roundUp ? Math.ceil(scaled) : Math.floor(scaled);
+}
+
+/** kube's getIntOrPercentValue: the percentage's number, an integer, or a string's Atoi (0 if none). */
+export function intOrPercentValue(value: IntOrString | undefined): number {
+  if (value === undefined) return 0;
+  const percent = percentOf(value);
+  if (percent !== undefined) return percent;
+  if (typeof value === "number") return value;
+  return /^[+-]?[0-9]+$/.test(value) ? Number(value) : 0;
+}
