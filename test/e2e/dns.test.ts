@@ -1,52 +1,57 @@
 /**
- * Cluster DNS as a pod sees it (issue 15): `hearth up --runtime cri` with a
- * resolv.conf of the test's whose nameserver is a DNS server of the test's on
- * loopback (the host's upstream), and busybox pods asking with `nslookup` and
- * `wget`: a ClusterIP Service by short name, `<svc>.<ns>` and FQDN; one of
- * another namespace; a headless Service's endpoints and a pod with
- * hostname+subdomain by name; SRV for named ports; PTR for a ClusterIP and a
- * pod address; NXDOMAIN for an unknown Service; a name outside the cluster
- * forwarded upstream. And each pod's /etc/resolv.conf per dnsPolicy
- * (ClusterFirst, Default, None with dnsConfig), its /etc/hosts and its FQDN
- * hostname. Skips unless root with containerd and the built images.
+ * Cluster DNS as a pod sees it (issue 15): `hearth up` with a resolv.conf of
+ * the test's whose nameserver is a DNS server of the test's on a loopback
+ * address (the host's upstream, so nothing leaves the machine), and busybox
+ * pods. Names with dots go through the libc resolver (busybox `wget`, which
+ * applies the search list and ndots:5; busybox `nslookup` applies it to
+ * dotless names only), record types through `nslookup` with FQDNs: a
+ * ClusterIP Service by short name, `<svc>.<ns>` and FQDN, also from another
+ * namespace; a headless Service's endpoints and a pod with
+ * hostname+subdomain; SRV for named ports; PTR for a ClusterIP and a pod
+ * address; NXDOMAIN for an unknown Service; names outside the cluster
+ * forwarded upstream, its NXDOMAIN and SERVFAIL passed on at once. And each
+ * pod's /etc/resolv.conf per dnsPolicy (ClusterFirst, Default, None with
+ * dnsConfig), its /etc/hosts and FQDN hostname. Commands run through CRI
+ * ExecSync (test/support/cri-exec.ts). Skips unless root with containerd
+ * and the built images.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { decode, encode } from "dns-packet";
-import { buildZone, CriClient, containerdLayout, DnsServer } from "../../src/node/index.js";
+import { buildZone, DnsServer } from "../../src/node/index.js";
+import { PodExec } from "../support/cri-exec.js";
 import { withCriHearth } from "../support/cri-hearth.js";
 import { criSkipReason } from "../support/cri-node.js";
 import { type Hearth, waitFor } from "../support/hearth-process.js";
 
-const POD_CIDR = "10.233.0.0/24";
-const SERVICE_CIDR = "10.235.0.0/24";
-const KUBE_DNS_IP = "10.235.0.10";
+const POD_CIDR = "10.235.0.0/24";
+const SERVICE_CIDR = "10.255.0.0/24";
+const KUBE_DNS_IP = "10.255.0.10";
 /** The test's upstream: a loopback address of its own, port 53 (resolv.conf has no ports). */
 const UPSTREAM = `127.53.${1 + Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
 
-const busybox = (name: string, extra = "", labels = "{}") => `apiVersion: v1
+const busybox = (name: string, extra = "", labels = "{}", ns = "default") => `apiVersion: v1
 kind: Pod
-metadata: {name: ${name}, labels: ${labels}}
+metadata: {name: ${name}, namespace: ${ns}, labels: ${labels}}
 spec:
   terminationGracePeriodSeconds: 0
   containers: [{name: c, image: "busybox:1.35", command: [sleep, "3600"]}]
 ${extra}`;
 
+/** A busybox httpd answering `text` on port 80. */
+const server = (name: string, text: string, extra = "", labels = "{}", ns = "default") =>
+  busybox(name, extra, labels, ns).replace(
+    'command: [sleep, "3600"]',
+    `command: [sh, -c, 'mkdir -p /www && echo ${text} > /www/index.html && exec httpd -f -p 80 -h /www']`,
+  );
+
 const OBJECTS = [
   `apiVersion: v1
 kind: Namespace
 metadata: {name: other}`,
-  `apiVersion: v1
-kind: Pod
-metadata: {name: web, labels: {app: web}}
-spec:
-  terminationGracePeriodSeconds: 0
-  containers:
-  - name: c
-    image: "busybox:1.35"
-    command: [sh, -c, 'mkdir -p /www && echo hello-from-web > /www/index.html && exec httpd -f -p 80 -h /www']`,
+  server("web", "hello-from-web", "", "{app: web}"),
   `apiVersion: v1
 kind: Service
 metadata: {name: web}
@@ -57,7 +62,8 @@ spec:
 kind: Service
 metadata: {name: db, namespace: other}
 spec:
-  ports: [{name: pg, port: 5432}]`,
+  selector: {app: db}
+  ports: [{name: http, port: 80}]`,
   `apiVersion: v1
 kind: Service
 metadata: {name: peers}
@@ -65,13 +71,15 @@ spec:
   clusterIP: None
   selector: {app: peer}
   ports: [{name: pg, port: 5432}]`,
-  busybox("peer-0", "  hostname: peer-0\n  subdomain: peers\n", "{app: peer}"),
-  busybox(
+  server("peer-0", "i-am-peer-0", "  hostname: peer-0\n  subdomain: peers\n", "{app: peer}"),
+  server(
     "peer-1",
+    "i-am-peer-1",
     "  hostname: peer-1\n  subdomain: peers\n  setHostnameAsFQDN: true\n",
     "{app: peer}",
   ),
   busybox("client"),
+  server("elsewhere", "hello-from-db", "", "{app: db}", "other"),
   busybox("hostdns", "  dnsPolicy: Default\n"),
   busybox(
     "nonedns",
@@ -79,7 +87,7 @@ spec:
   ),
 ].join("\n---\n");
 
-/** The upstream: A 192.0.2.53 for upstream.example, NXDOMAIN for the rest. */
+/** The upstream: A 192.0.2.53 for upstream.example, SERVFAIL for broken.example, else NXDOMAIN. */
 const upstream = new DnsServer({
   zone: () => buildZone("upstream.invalid", [], []),
   forward: async (q) => {
@@ -89,58 +97,16 @@ const upstream = new DnsServer({
     return encode({
       type: "response",
       id: p.id ?? 0,
-      flags: known ? 0 : 3,
+      flags: known ? 0 : name === "broken.example" ? 2 : 3,
       questions: p.questions ?? [],
       answers: known ? [{ name, type: "A", ttl: 30, data: "192.0.2.53" }] : [],
     });
   },
 });
 
-/**
- * Runs `cmd` in the pod's container through CRI's ExecSync (Hearth serves no
- * `pods/exec` yet, so `kubectl exec` cannot): what `crictl exec` does.
- */
-class Pods {
-  private constructor(private readonly cri: CriClient) {}
-  static async connect(dataDir: string): Promise<Pods> {
-    return new Pods(await CriClient.connect(containerdLayout(dataDir).socket));
-  }
-  async exec(pod: string, cmd: string[]): Promise<{ code: number; stdout: string }> {
-    const [c] = await this.cri.listContainers(
-      {
-        labelSelector: { "io.kubernetes.pod.name": pod, "io.kubernetes.pod.namespace": "default" },
-        state: { state: "CONTAINER_RUNNING" },
-      },
-      {},
-    );
-    assert.ok(c, `a running container of pod ${pod}`);
-    const r = await this.cri.execSync(c.id, cmd, 20, {});
-    return { code: r.exitCode, stdout: `${r.stdout.toString()}${r.stderr.toString()}` };
-  }
-  async execOk(pod: string, cmd: string[]): Promise<string> {
-    const r = await this.exec(pod, cmd);
-    assert.equal(r.code, 0, `${cmd.join(" ")} in ${pod}: ${r.stdout}`);
-    return r.stdout;
-  }
-  close(): void {
-    this.cri.close();
-  }
-}
+const esc = (s: string) => s.replaceAll(".", "\\.");
 
-/**
- * busybox's nslookup asks every search domain of a short name and exits 1
- * when one of them is NXDOMAIN, so only the output says what resolved.
- */
-async function resolves(pods: Pods, args: string[], want: RegExp): Promise<string> {
-  const { stdout } = await pods.exec("client", ["nslookup", ...args]);
-  assert.match(stdout, want, `nslookup ${args.join(" ")}`);
-  return stdout;
-}
-
-// Unfinished: see the dns branch report (the nslookup/wget checks after the first ones were not yet run green).
-describe("cluster DNS on containers", {
-  skip: criSkipReason() ?? "unfinished: not yet run green end to end",
-}, () => {
+describe("cluster DNS on containers", { skip: criSkipReason() }, () => {
   let dir: string;
   before(async () => {
     dir = mkdtempSync("/tmp/hearth-dns-conf-");
@@ -155,7 +121,7 @@ describe("cluster DNS on containers", {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test("pods resolve Services, endpoints, SRV, PTR and outside names; resolv.conf per dnsPolicy", async () => {
+  test("pods resolve Services, endpoints, SRV, PTR and outside names; resolv.conf per dnsPolicy", async (t) => {
     const opts = {
       prefix: "hearth-dns-",
       podCIDR: POD_CIDR,
@@ -163,9 +129,17 @@ describe("cluster DNS on containers", {
       extraArgs: ["--resolv-conf", join(dir, "resolv.conf")],
     };
     await withCriHearth(opts, async (h, dataDir) => {
-      const pods = await Pods.connect(dataDir);
+      const pods = await PodExec.connect(dataDir);
       try {
-        await checks(h, pods);
+        const ips = await setUp(h, pods);
+        await t.test("ClusterIP Service by short name, <svc>.<ns>, FQDN", () => byName(pods, ips));
+        await t.test("another namespace", () => otherNamespace(pods, ips));
+        await t.test("headless endpoints, hostname+subdomain", () => headless(pods, ips));
+        await t.test("SRV, PTR, NXDOMAIN", () => recordTypes(pods, ips));
+        await t.test("outside names forwarded, errors passed on fast", () => outside(pods));
+        await t.test("resolv.conf per dnsPolicy, /etc/hosts, FQDN hostname", () =>
+          podFiles(pods, ips),
+        );
       } finally {
         pods.close();
       }
@@ -173,7 +147,14 @@ describe("cluster DNS on containers", {
   });
 });
 
-async function checks(h: Hearth, pods: Pods): Promise<void> {
+interface Ips {
+  web: string;
+  db: string;
+  peer0: string;
+  peer1: string;
+}
+
+async function setUp(h: Hearth, pods: PodExec): Promise<Ips> {
   const kubeDns = await waitFor(
     "the kube-dns Service",
     async () => {
@@ -192,81 +173,135 @@ async function checks(h: Hearth, pods: Pods): Promise<void> {
   );
   assert.equal(kubeDns, `${KUBE_DNS_IP} dns dns-tcp UDP TCP`);
   await h.kubectlOk(["apply", "-f", "-"], { input: OBJECTS });
-  await h.kubectlOk(["wait", "--for=condition=Ready", "pod", "--all", "--timeout=120s"], {
-    timeoutMs: 130_000,
-  });
+  for (const ns of ["default", "other"])
+    await h.kubectlOk(
+      ["wait", "-n", ns, "--for=condition=Ready", "pod", "--all", "--timeout=120s"],
+      {
+        timeoutMs: 130_000,
+      },
+    );
   const jsonpath = (kind: string, name: string, path: string, ns = "default") =>
     h.kubectlOk(["get", kind, name, "-n", ns, "-o", `jsonpath={${path}}`]);
-  const webIP = await jsonpath("service", "web", ".spec.clusterIP");
-  const dbIP = await jsonpath("service", "db", ".spec.clusterIP", "other");
-  const peer0 = await jsonpath("pod", "peer-0", ".status.podIP");
-  const peer1 = await jsonpath("pod", "peer-1", ".status.podIP");
-  const esc = (s: string) => s.replaceAll(".", "\\.");
-
+  const ips = {
+    web: await jsonpath("service", "web", ".spec.clusterIP"),
+    db: await jsonpath("service", "db", ".spec.clusterIP", "other"),
+    peer0: await jsonpath("pod", "peer-0", ".status.podIP"),
+    peer1: await jsonpath("pod", "peer-1", ".status.podIP"),
+  };
   // The headless Service's endpoints follow the pods' readiness: wait for both.
   await waitFor(
     "the headless Service's two endpoints",
     async () => {
       const r = await pods.exec("client", ["nslookup", "peers.default.svc.cluster.local"]);
-      return r.stdout.includes(peer0) && r.stdout.includes(peer1) ? true : undefined;
+      return r.output.includes(ips.peer0) && r.output.includes(ips.peer1) ? true : undefined;
     },
     60_000,
   );
-  const webFqdn = new RegExp(
-    `Name:\\s+web\\.default\\.svc\\.cluster\\.local\\s+Address:\\s+${esc(webIP)}`,
+  return ips;
+}
+
+/** `nslookup ARGS` in the client pod; its output, which must match `want`. */
+async function nslookup(pods: PodExec, args: string[], want: RegExp): Promise<string> {
+  const { output } = await pods.exec("client", ["nslookup", ...args]);
+  assert.match(output, want, `nslookup ${args.join(" ")}`);
+  return output;
+}
+
+async function byName(pods: PodExec, ips: Ips): Promise<void> {
+  // getaddrinfo with the search list: every spelling reaches the web pod through its ClusterIP.
+  for (const name of ["web", "web.default", "web.default.svc", "web.default.svc.cluster.local"]) {
+    assert.equal(await fetched(pods, "client", `http://${name}/`), "hello-from-web", name);
+  }
+  const fqdn = new RegExp(
+    `Name:\\s+web\\.default\\.svc\\.cluster\\.local\\s+Address:\\s+${esc(ips.web)}`,
   );
-  await resolves(pods, ["web"], webFqdn);
-  await resolves(pods, ["web.default.svc.cluster.local"], webFqdn);
-  await resolves(pods, ["db.other.svc.cluster.local"], new RegExp(`Address:\\s+${esc(dbIP)}`));
-  await resolves(
+  await nslookup(pods, ["web"], fqdn);
+  await nslookup(pods, ["web.default.svc.cluster.local"], fqdn);
+  await nslookup(
+    pods,
+    ["-type=a", "kube-dns.kube-system.svc.cluster.local"],
+    new RegExp(esc(KUBE_DNS_IP)),
+  );
+}
+
+/** What `wget -q -O- URL` in the pod fetched (its exit code must be 0). */
+async function fetched(pods: PodExec, pod: string, url: string, ns = "default"): Promise<string> {
+  return (await pods.execOk(pod, ["timeout", "5", "wget", "-q", "-O-", url], ns)).trim();
+}
+
+async function otherNamespace(pods: PodExec, ips: Ips): Promise<void> {
+  await nslookup(pods, ["db.other.svc.cluster.local"], new RegExp(`Address:\\s+${esc(ips.db)}`));
+  assert.equal(await fetched(pods, "client", "http://db.other/"), "hello-from-db");
+  // From the other namespace: its own Services by short name, default's by <svc>.<ns>.
+  assert.equal(await fetched(pods, "elsewhere", "http://db/", "other"), "hello-from-db");
+  assert.equal(await fetched(pods, "elsewhere", "http://web.default/", "other"), "hello-from-web");
+  const short = await pods.exec(
+    "elsewhere",
+    ["timeout", "3", "wget", "-q", "-O-", "http://web/"],
+    "other",
+  );
+  assert.notEqual(short.code, 0, "web is default's: no web in other's search domains");
+}
+
+async function headless(pods: PodExec, ips: Ips): Promise<void> {
+  const out = await nslookup(pods, ["peers.default.svc.cluster.local"], new RegExp(esc(ips.peer0)));
+  assert.match(out, new RegExp(esc(ips.peer1)));
+  await nslookup(
     pods,
     ["peer-0.peers.default.svc.cluster.local"],
-    new RegExp(`peer-0\\.peers\\.default\\.svc\\.cluster\\.local\\s+Address:\\s+${esc(peer0)}`),
+    new RegExp(`peer-0\\.peers\\.default\\.svc\\.cluster\\.local\\s+Address:\\s+${esc(ips.peer0)}`),
   );
-  await resolves(
+  await nslookup(
     pods,
     ["peer-1.peers.default.svc.cluster.local"],
-    new RegExp(`Address:\\s+${esc(peer1)}`),
+    new RegExp(`Address:\\s+${esc(ips.peer1)}`),
   );
-  await resolves(
+  // Through the search list, the pod itself (the headless name's A is its address).
+  assert.equal(await fetched(pods, "client", "http://peer-0.peers/"), "i-am-peer-0");
+  assert.equal(await fetched(pods, "client", "http://peer-1.peers.default/"), "i-am-peer-1");
+}
+
+async function recordTypes(pods: PodExec, ips: Ips): Promise<void> {
+  await nslookup(
     pods,
     ["-type=srv", "_http._tcp.web.default.svc.cluster.local"],
     /0 100 80 web\.default\.svc\.cluster\.local/,
   );
-  await resolves(
+  const srv = await nslookup(
     pods,
     ["-type=srv", "_pg._tcp.peers.default.svc.cluster.local"],
-    /0 100 5432 peer-0\.peers\.default\.svc\.cluster\.local/,
+    /0 \d+ 5432 peer-0\.peers\.default\.svc\.cluster\.local/,
   );
-  await resolves(pods, [webIP], /name = web\.default\.svc\.cluster\.local/);
-  await resolves(pods, [peer0], /name = peer-0\.peers\.default\.svc\.cluster\.local/);
+  assert.match(srv, /0 \d+ 5432 peer-1\.peers\.default\.svc\.cluster\.local/);
+  await nslookup(pods, [ips.web], /name = web\.default\.svc\.cluster\.local/);
+  await nslookup(pods, [ips.peer0], /name = peer-0\.peers\.default\.svc\.cluster\.local/);
   const nx = await pods.exec("client", ["nslookup", "nope.default.svc.cluster.local"]);
   assert.notEqual(nx.code, 0);
-  assert.match(nx.stdout, /NXDOMAIN/);
-  await resolves(pods, ["upstream.example"], /Address:\s+192\.0\.2\.53/);
-  // Names with dots through the libc resolver (busybox's nslookup applies the
-  // search list to dotless names only; glibc to any with fewer than ndots:5).
-  for (const name of ["web", "web.default", "web.default.svc", "web.default.svc.cluster.local"]) {
-    const page = await pods.execOk("client", ["wget", "-qO-", `http://${name}/`]);
-    assert.equal(page.trim(), "hello-from-web", name);
-  }
-  // wget says where it connects before it fails (db has no endpoints: refused).
-  for (const [name, ip] of [
-    ["db.other", dbIP],
-    ["peer-0.peers", peer0],
-  ] as const) {
-    const r = await pods.exec("client", [
-      "wget",
-      "-T",
-      "3",
-      "-O",
-      "/dev/null",
-      `http://${name}:5432/`,
-    ]);
-    assert.match(r.stdout, new RegExp(`Connecting to ${esc(name)} \\(${esc(ip)}:5432\\)`), name);
-  }
+  assert.match(nx.output, /NXDOMAIN/);
+  const noPort = await pods.exec("client", [
+    "nslookup",
+    "-type=srv",
+    "_nope._tcp.web.default.svc.cluster.local",
+  ]);
+  assert.notEqual(noPort.code, 0, noPort.output);
+}
 
-  const resolv = (pod: string) => pods.execOk(pod, ["cat", "/etc/resolv.conf"]);
+async function outside(pods: PodExec): Promise<void> {
+  await nslookup(pods, ["upstream.example"], /Address:\s+192\.0\.2\.53/);
+  for (const [name, rcode] of [
+    ["nosuch.example", /NXDOMAIN/],
+    ["broken.example", /SERVFAIL/],
+  ] as const) {
+    const started = Date.now();
+    const r = await pods.exec("client", ["nslookup", name]);
+    assert.notEqual(r.code, 0, name);
+    assert.match(r.output, rcode, name);
+    assert.ok(Date.now() - started < 3_000, `${name} answered in ${Date.now() - started} ms`);
+  }
+}
+
+async function podFiles(pods: PodExec, ips: Ips): Promise<void> {
+  const resolv = (pod: string, ns = "default") => pods.execOk(pod, ["cat", "/etc/resolv.conf"], ns);
   const client = await resolv("client");
   assert.match(client, new RegExp(`^nameserver ${esc(KUBE_DNS_IP)}$`, "m"));
   assert.match(
@@ -274,6 +309,11 @@ async function checks(h: Hearth, pods: Pods): Promise<void> {
     /^search default\.svc\.cluster\.local svc\.cluster\.local cluster\.local corp\.example$/m,
   );
   assert.match(client, /^options ndots:5$/m);
+  const other = await resolv("elsewhere", "other");
+  assert.match(
+    other,
+    /^search other\.svc\.cluster\.local svc\.cluster\.local cluster\.local corp\.example$/m,
+  );
   const host = await resolv("hostdns");
   assert.match(host, new RegExp(`^nameserver ${esc(UPSTREAM)}$`, "m"));
   assert.match(host, /^search corp\.example$/m);
@@ -287,7 +327,10 @@ async function checks(h: Hearth, pods: Pods): Promise<void> {
   assert.match(hosts, /^# Kubernetes-managed hosts file\.$/m);
   assert.match(
     hosts,
-    new RegExp(`^${esc(peer0)}\\tpeer-0\\.peers\\.default\\.svc\\.cluster\\.local\\tpeer-0$`, "m"),
+    new RegExp(
+      `^${esc(ips.peer0)}\\tpeer-0\\.peers\\.default\\.svc\\.cluster\\.local\\tpeer-0$`,
+      "m",
+    ),
   );
   assert.equal((await pods.execOk("peer-0", ["hostname"])).trim(), "peer-0");
   assert.equal(
