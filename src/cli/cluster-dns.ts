@@ -31,6 +31,17 @@ export function podDnsFlags(args: ParsedArgs, runtime: RuntimeChoice): PodDnsSet
   };
 }
 
+/**
+ * `hearth up`'s pods' DNS: with a containerd of its own, as podDnsFlags;
+ * with `--containerd-socket` no server runs, so no cluster DNS address, and
+ * ClusterFirst pods get the host's resolv.conf, as the kubelet gives them
+ * without --cluster-dns.
+ */
+export function upPodDns(args: ParsedArgs, runtime: RuntimeChoice): { dns: PodDnsSettings } {
+  const dns = podDnsFlags(args, runtime);
+  return { dns: runtime.socket === undefined ? dns : { ...dns, clusterDNS: [] } };
+}
+
 /** Starts `hearth up`'s DNS server when it has a pod network of its own; `done` resolves once it closed. */
 export async function startUpClusterDns(
   client: Client,

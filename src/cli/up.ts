@@ -27,7 +27,7 @@ import { runCoreControllers } from "../controllers/index.js";
 import type { Cache } from "../runtime/index.js";
 import { serveApi } from "./apiserver.js";
 import { durationFlag, parseArgs, quantityFlag } from "./args.js";
-import { startUpClusterDns } from "./cluster-dns.js";
+import { startUpClusterDns, upPodDns } from "./cluster-dns.js";
 import { checkRuntimeCanStart, runtimeChoice } from "./container-runtime.js";
 import { agentOptions, NODE_BOOLEAN_FLAGS, nodeIPFlag, startNodeAgent } from "./node.js";
 import {
@@ -99,6 +99,7 @@ export async function up(argv: string[]): Promise<void> {
           nodeClient,
           {
             ...agentOptions(args, dataDir, logError),
+            ...upPodDns(args, runtime),
             ...(coreCache ? { sharedCache: coreCache } : {}),
           },
           nodeStop.signal,

@@ -44,6 +44,14 @@ describe("podDnsConfig", () => {
     );
   });
 
+  test("ClusterFirst without a cluster DNS address: the host's resolv.conf, as the kubelet's", () => {
+    assert.deepEqual(podDnsConfig(pod(), { ...settings, clusterDNS: [] }), {
+      servers: host.nameservers,
+      searches: host.searches,
+      options: host.options,
+    });
+  });
+
   test("None: only dnsConfig; dnsConfig is appended and its options win by name", () => {
     const dnsConfig = {
       nameservers: ["1.1.1.1"],
