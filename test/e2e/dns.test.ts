@@ -11,7 +11,8 @@
  * address; NXDOMAIN for an unknown Service; names outside the cluster
  * forwarded upstream, its NXDOMAIN and SERVFAIL passed on at once. And each
  * pod's /etc/resolv.conf per dnsPolicy (ClusterFirst, Default, None with
- * dnsConfig), its /etc/hosts and FQDN hostname. Commands run through CRI
+ * dnsConfig), its /etc/hosts and FQDN hostname; kube-dns put back by the
+ * platform when edited or deleted. Commands run through CRI
  * ExecSync (test/support/cri-exec.ts). Skips unless root with containerd
  * and the built images.
  */
@@ -139,6 +140,9 @@ describe("cluster DNS on containers", { skip: criSkipReason() }, () => {
         await t.test("outside names forwarded, errors passed on fast", () => outside(pods));
         await t.test("resolv.conf per dnsPolicy, /etc/hosts, FQDN hostname", () =>
           podFiles(pods, ips),
+        );
+        await t.test("the platform puts kube-dns back when it is edited or deleted", () =>
+          keptByPlatform(h, pods, ips),
         );
       } finally {
         pods.close();
@@ -336,5 +340,60 @@ async function podFiles(pods: PodExec, ips: Ips): Promise<void> {
   assert.equal(
     (await pods.execOk("peer-1", ["hostname"])).trim(),
     "peer-1.peers.default.svc.cluster.local",
+  );
+}
+
+async function keptByPlatform(h: Hearth, pods: PodExec, ips: Ips): Promise<void> {
+  const sliceAddress = () =>
+    h.kubectl([
+      "get",
+      "endpointslice",
+      "-n",
+      "kube-system",
+      "kube-dns-hearth",
+      "-o",
+      "jsonpath={.endpoints[0].addresses[0]}",
+    ]);
+  const gateway = (await sliceAddress()).stdout;
+  assert.equal(gateway, "10.235.0.1", "the endpoint is the pod bridge's gateway");
+  await h.kubectlOk([
+    "patch",
+    "endpointslice",
+    "-n",
+    "kube-system",
+    "kube-dns-hearth",
+    "--type=json",
+    "-p",
+    '[{"op":"replace","path":"/endpoints/0/addresses/0","value":"10.235.0.250"}]',
+  ]);
+  await waitFor(
+    "the slice's address put back",
+    async () => (await sliceAddress()).stdout === gateway,
+    30_000,
+  );
+  await h.kubectlOk(["delete", "service", "-n", "kube-system", "kube-dns"]);
+  await waitFor(
+    "kube-dns made again at its address",
+    async () => {
+      const r = await h.kubectl([
+        "get",
+        "service",
+        "-n",
+        "kube-system",
+        "kube-dns",
+        "-o",
+        "jsonpath={.spec.clusterIP}",
+      ]);
+      return r.code === 0 && r.stdout === KUBE_DNS_IP;
+    },
+    30_000,
+  );
+  await waitFor(
+    "pods resolve again",
+    async () => {
+      const r = await pods.exec("client", ["nslookup", "web.default.svc.cluster.local"]);
+      return r.output.includes(ips.web);
+    },
+    30_000,
   );
 }
