@@ -158,24 +158,27 @@ interface Ips {
   peer1: string;
 }
 
+/** The kube-dns Service's fields at `jsonpath`, or undefined while it is not there. */
+async function kubeDns(h: Hearth, jsonpath: string): Promise<string | undefined> {
+  const r = await h.kubectl([
+    "get",
+    "service",
+    "-n",
+    "kube-system",
+    "kube-dns",
+    "-o",
+    `jsonpath=${jsonpath}`,
+  ]);
+  return r.code === 0 ? r.stdout : undefined;
+}
+
 async function setUp(h: Hearth, pods: PodExec): Promise<Ips> {
-  const kubeDns = await waitFor(
+  const service = await waitFor(
     "the kube-dns Service",
-    async () => {
-      const r = await h.kubectl([
-        "get",
-        "service",
-        "-n",
-        "kube-system",
-        "kube-dns",
-        "-o",
-        "jsonpath={.spec.clusterIP} {.spec.ports[*].name} {.spec.ports[*].protocol}",
-      ]);
-      return r.code === 0 ? r.stdout : undefined;
-    },
+    () => kubeDns(h, "{.spec.clusterIP} {.spec.ports[*].name} {.spec.ports[*].protocol}"),
     30_000,
   );
-  assert.equal(kubeDns, `${KUBE_DNS_IP} dns dns-tcp UDP TCP`);
+  assert.equal(service, `${KUBE_DNS_IP} dns dns-tcp UDP TCP`);
   await h.kubectlOk(["apply", "-f", "-"], { input: OBJECTS });
   for (const ns of ["default", "other"])
     await h.kubectlOk(
@@ -374,18 +377,7 @@ async function keptByPlatform(h: Hearth, pods: PodExec, ips: Ips): Promise<void>
   await h.kubectlOk(["delete", "service", "-n", "kube-system", "kube-dns"]);
   await waitFor(
     "kube-dns made again at its address",
-    async () => {
-      const r = await h.kubectl([
-        "get",
-        "service",
-        "-n",
-        "kube-system",
-        "kube-dns",
-        "-o",
-        "jsonpath={.spec.clusterIP}",
-      ]);
-      return r.code === 0 && r.stdout === KUBE_DNS_IP;
-    },
+    async () => (await kubeDns(h, "{.spec.clusterIP}")) === KUBE_DNS_IP,
     30_000,
   );
   await waitFor(
