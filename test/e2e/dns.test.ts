@@ -11,8 +11,8 @@
  * address; NXDOMAIN for an unknown Service; names outside the cluster
  * forwarded upstream, its NXDOMAIN and SERVFAIL passed on at once. And each
  * pod's /etc/resolv.conf per dnsPolicy (ClusterFirst, Default, None with
- * dnsConfig), its /etc/hosts and FQDN hostname; kube-dns put back by the
- * platform when edited or deleted. Commands run through CRI
+ * dnsConfig), its /etc/hosts and FQDN hostname; kube-dns out of tenants'
+ * reach (RBAC) and put back by the platform when edited or deleted. Commands run through CRI
  * ExecSync (test/support/cri-exec.ts). Skips unless root with containerd
  * and the built images.
  */
@@ -347,6 +347,23 @@ async function podFiles(pods: PodExec, ips: Ips): Promise<void> {
 }
 
 async function keptByPlatform(h: Hearth, pods: PodExec, ips: Ips): Promise<void> {
+  // Only the platform (and the cluster's admin) writes kube-system: not a tenant's
+  // super-admins, nor its service accounts.
+  const admin = await h.kubectl(["auth", "can-i", "patch", "services", "-n", "kube-system"]);
+  assert.equal(admin.stdout.trim(), "yes", "the question is one the admin gets yes to");
+  for (const who of [
+    ["--as=alice", "--as-group=tenant-root-super-admin"],
+    ["--as=system:serviceaccount:tenant-root:default"],
+  ])
+    for (const verb of ["update", "patch", "delete"])
+      for (const what of ["services", "endpointslices.discovery.k8s.io"]) {
+        const r = await h.kubectl(["auth", "can-i", verb, what, "-n", "kube-system", ...who]);
+        assert.equal(
+          r.stdout.trim(),
+          "no",
+          `${who.join(" ")} may not ${verb} ${what} in kube-system`,
+        );
+      }
   const sliceAddress = () =>
     h.kubectl([
       "get",
