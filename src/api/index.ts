@@ -14,6 +14,7 @@ export type {
   JobStatus,
   LabelSelector,
   ObjectReference,
+  PodTemplateSpec,
 } from "./batch.js";
 export {
   CONTROLLER_UID_LABEL,
@@ -35,6 +36,7 @@ export {
   timeZoneError,
   wallClock,
 } from "./cron/index.js";
+export type { ControllerRevision, DaemonSet, DaemonSetSpec, DaemonSetStatus } from "./daemonset.js";
 export type { FieldError } from "./errors.js";
 export {
   AlreadyExistsError,
@@ -63,6 +65,13 @@ export {
   UnsupportedMediaTypeError,
 } from "./errors.js";
 export { parseFieldRequirements } from "./field-selector.js";
+export type { IntOrPercent } from "./int-or-percent.js";
+export {
+  intOrPercentValue,
+  notMoreThan100PercentErrors,
+  positiveIntOrPercentErrors,
+  scaledValue,
+} from "./int-or-percent.js";
 export {
   ANNOTATIONS_MAX_BYTES,
   configMapKey,
@@ -72,6 +81,8 @@ export {
   pathSegmentName,
   qualifiedName,
 } from "./names.js";
+export type { NodeAffinitySpec, NodeSelectorTerm } from "./node-affinity.js";
+export { nodeAffinityMatches } from "./node-affinity.js";
 export type {
   Container,
   ContainerState,
@@ -129,6 +140,17 @@ export {
 } from "./resource-list.js";
 export type { Schema } from "./schema.js";
 export { labelSelectorFromObject, parseFieldSelector, parseLabelSelector } from "./selectors.js";
+export type {
+  PersistentVolumeClaimTemplate,
+  StatefulSet,
+  StatefulSetSpec,
+  StatefulSetStatus,
+} from "./statefulset.js";
+export {
+  CONTROLLER_REVISION_HASH_LABEL,
+  POD_INDEX_LABEL,
+  STATEFULSET_POD_NAME_LABEL,
+} from "./statefulset.js";
 export type {
   ClaimPhase,
   PersistentVolume,

@@ -14,6 +14,7 @@ import { NodeLifecycleController } from "./node-lifecycle/index.js";
 import { QuotaController } from "./quota/index.js";
 import { Scheduler } from "./scheduler/index.js";
 import { EndpointsController } from "./services/index.js";
+import { registerStatefulSetController } from "./statefulset/index.js";
 import { registerStorageControllers } from "./storage/index.js";
 
 export interface CoreControllerOptions {
@@ -61,6 +62,7 @@ export async function runCoreControllers(
   new EndpointsController(client, { log }).register(manager);
   new QuotaController(client, { log }).register(manager);
   registerBatchControllers(manager, client, { log });
+  registerStatefulSetController(manager, client, { log });
   if (opts.storage) registerStorageControllers(manager, client, { ...opts.storage, log });
   const started = manager.start(signal);
   opts.onManager?.(manager);

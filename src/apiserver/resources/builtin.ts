@@ -25,6 +25,7 @@ import {
   secretSchema,
   serviceAccountSchema,
 } from "../schemas/index.js";
+import { APPS_STATEFUL_TYPES } from "./apps-stateful-types.js";
 import { BATCH_TYPES } from "./batch-types.js";
 import { validateConfigMap } from "./config-map-validation.js";
 import { validateLease } from "./lease-validation.js";
@@ -182,6 +183,7 @@ export function builtinTypes(serviceCidr?: string): ResourceType[] {
     ...serviceTypes(serviceCidr),
     ...STORAGE_TYPES,
     ...BATCH_TYPES,
+    ...APPS_STATEFUL_TYPES,
     ...QUOTA_TYPES,
   ];
 }

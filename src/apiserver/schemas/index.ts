@@ -17,6 +17,7 @@ import {
 import { configMapSchema } from "./config-map.js";
 import { cronJobSchema } from "./cron-job.js";
 import { customResourceDefinitionSchema } from "./custom-resource-definition.js";
+import { controllerRevisionSchema, daemonSetSchema } from "./daemonset.js";
 import { endpointSliceSchema } from "./endpoint-slice.js";
 import { endpointsSchema } from "./endpoints.js";
 import { eventSchema } from "./event.js";
@@ -39,6 +40,7 @@ import { resourceQuotaSchema } from "./resource-quota.js";
 import { secretSchema } from "./secret.js";
 import { serviceSchema } from "./service.js";
 import { serviceAccountSchema } from "./service-account.js";
+import { statefulSetSchema } from "./statefulset.js";
 import { storageClassSchema } from "./storage-class.js";
 
 export { customResourceSchema } from "./custom-resource.js";
@@ -50,8 +52,10 @@ export {
   clusterRoleBindingSchema,
   clusterRoleSchema,
   configMapSchema,
+  controllerRevisionSchema,
   cronJobSchema,
   customResourceDefinitionSchema,
+  daemonSetSchema,
   endpointSliceSchema,
   endpointsSchema,
   eventSchema,
@@ -74,6 +78,7 @@ export {
   selfSubjectRulesReviewSchema,
   serviceAccountSchema,
   serviceSchema,
+  statefulSetSchema,
   storageClassSchema,
   subjectAccessReviewSchema,
   tokenRequestSchema,
@@ -114,6 +119,9 @@ const all: Schema[] = [
   cronJobSchema,
   resourceQuotaSchema,
   limitRangeSchema,
+  statefulSetSchema,
+  daemonSetSchema,
+  controllerRevisionSchema,
 ];
 
 /** Every built-in kind's schema, keyed by `schemaKey`. */
