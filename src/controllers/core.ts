@@ -1,12 +1,13 @@
 /**
  * The core controllers `hearth up` runs against its own API: namespace
- * lifecycle, the garbage collector, the scheduler, the endpoints controller
- * and the batch controllers (Jobs, CronJobs).
+ * lifecycle, the garbage collector, the scheduler, the endpoints controller,
+ * the batch controllers (Jobs, CronJobs), StatefulSets and DaemonSets.
  * Everything goes through the client.
  */
 import { setMaxListeners } from "node:events";
 import { type Client, isNotFound } from "../client/index.js";
 import { Manager } from "../runtime/index.js";
+import { registerDaemonSetController } from "./daemonset/index.js";
 import { GarbageCollector } from "./garbage-collector/index.js";
 import { registerBatchControllers } from "./jobs/index.js";
 import { NamespaceReconciler } from "./namespace/index.js";
@@ -63,6 +64,7 @@ export async function runCoreControllers(
   new QuotaController(client, { log }).register(manager);
   registerBatchControllers(manager, client, { log });
   registerStatefulSetController(manager, client, { log });
+  registerDaemonSetController(manager, client, { log });
   if (opts.storage) registerStorageControllers(manager, client, { ...opts.storage, log });
   const started = manager.start(signal);
   opts.onManager?.(manager);

@@ -227,7 +227,9 @@ describe("discovery per kind", () => {
     const apps = all.filter((r) => ["daemonsets", "statefulsets"].includes(r));
     assert.deepEqual(apps.sort(), ["daemonsets", "statefulsets"]);
     assert.deepEqual(
-      all.filter((r) => !["daemonsets", "deployments", "replicasets", "statefulsets"].includes(r)).sort(),
+      all
+        .filter((r) => !["daemonsets", "deployments", "replicasets", "statefulsets"].includes(r))
+        .sort(),
       ["cronjobs", "jobs", "pods", "services"],
     );
   });
