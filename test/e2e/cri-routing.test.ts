@@ -17,17 +17,14 @@
  * finds its route where it was); the test then removes the veth and the
  * namespace.
  *
- * The node runs under `nsenter --net=`, not `ip netns exec`: the latter
- * also remounts /sys for the namespace, which hides /sys/fs/cgroup, and
- * runc cannot create a container's cgroups without it.
+ * The node runs under `nsenter --net=` (test/support/namespaced-node.ts).
  * Skips unless root with containerd, nsenter and the built images.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { NODE_FLAGS } from "../../src/main/node-flags.js";
 import {
   bridgeName,
   containerdLayout,
@@ -37,14 +34,8 @@ import {
 } from "../../src/node/index.js";
 import { removeLeftovers } from "../support/containerd-leftovers.js";
 import { criSkipReason, removeContainerRuntime } from "../support/cri-node.js";
-import {
-  HEARTH_MAIN,
-  type Hearth,
-  readyLine,
-  startHearth,
-  stopChild,
-  waitFor,
-} from "../support/hearth-process.js";
+import { type Hearth, startHearth, stopChild, waitFor } from "../support/hearth-process.js";
+import { startNamespacedNode as startNode } from "../support/namespaced-node.js";
 
 const ROOT_CIDR = "10.248.0.0/24";
 const NS_CIDR = "10.249.0.0/24";
@@ -103,39 +94,16 @@ spec:
 `;
 
 /** `hearth node` in the namespace; resolves once it printed its ready line. */
-function startNamespacedNode(ns: string, kubeconfig: string, dataDir: string) {
-  const child = spawn(
-    "nsenter",
-    [
-      `--net=/run/netns/${ns}`,
-      process.execPath,
-      ...NODE_FLAGS,
-      HEARTH_MAIN,
-      "node",
-      "--runtime",
-      "cri",
-      "--kubeconfig",
-      kubeconfig,
-      "--data-dir",
-      dataDir,
-      "--pod-cidr",
-      NS_CIDR,
-      "--service-cidr",
-      SERVICE_CIDR,
-      "--node-ip",
-      NS_IP,
-      "--node-name",
-      NS_NODE,
-    ],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let stderr = "";
-  child.stderr!.on("data", (d) => {
-    stderr = (stderr + d).slice(-50_000);
+const startNamespacedNode = (ns: string, kubeconfig: string, dataDir: string) =>
+  startNode({
+    netns: ns,
+    kubeconfig,
+    dataDir,
+    podCidr: NS_CIDR,
+    serviceCidr: SERVICE_CIDR,
+    nodeIp: NS_IP,
+    nodeName: NS_NODE,
   });
-  const ready = readyLine(child, /hearth node is ready/, "hearth node", 180_000, () => stderr);
-  return { child, ready, stderr: () => stderr };
-}
 
 const routeVia = (cidr: string, ns?: string) =>
   sh("ip", [...(ns ? ["-n", ns] : []), "-o", "-4", "route", "show", cidr]).trim();
