@@ -21,7 +21,7 @@
  * Skips unless root with containerd, nsenter and the built images.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, execFileSync } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
@@ -33,9 +33,15 @@ import {
   tableNameFor,
 } from "../../src/node/index.js";
 import { removeLeftovers } from "../support/containerd-leftovers.js";
-import { criSkipReason, removeContainerRuntime } from "../support/cri-node.js";
+import { removeContainerRuntime } from "../support/cri-node.js";
 import { type Hearth, startHearth, stopChild, waitFor } from "../support/hearth-process.js";
-import { startNamespacedNode as startNode } from "../support/namespaced-node.js";
+import {
+  addHostPair,
+  namespacedNodeSkipReason,
+  ok,
+  sh,
+  startNamespacedNode as startNode,
+} from "../support/namespaced-node.js";
 
 const ROOT_CIDR = "10.248.0.0/24";
 const NS_CIDR = "10.249.0.0/24";
@@ -46,22 +52,7 @@ const NS_IP = "10.250.0.2";
 const ROOT_NODE = "routing-root";
 const NS_NODE = "routing-ns";
 
-const sh = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: "utf8" });
-const ok = (cmd: string, args: string[]) => {
-  try {
-    execFileSync(cmd, args, { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-function skipReason(): string | false {
-  const cri = criSkipReason();
-  if (cri) return cri;
-  if (!ok("nsenter", ["--version"])) return "nsenter (util-linux) is missing";
-  return false;
-}
+const skipReason = namespacedNodeSkipReason;
 
 const web = (node: string) => `apiVersion: v1
 kind: Pod
@@ -126,13 +117,7 @@ describe("pod routes between the nodes of one Hearth", { skip: skipReason() }, (
     let hearth: Hearth | undefined;
     let nodeChild: ChildProcess | undefined;
     try {
-      sh("ip", ["netns", "add", ns]);
-      sh("ip", ["link", "add", vethRoot, "type", "veth", "peer", "name", vethNs, "netns", ns]);
-      sh("ip", ["addr", "add", `${ROOT_IP}/30`, "dev", vethRoot]);
-      sh("ip", ["link", "set", vethRoot, "up"]);
-      sh("ip", ["-n", ns, "addr", "add", `${NS_IP}/30`, "dev", vethNs]);
-      sh("ip", ["-n", ns, "link", "set", vethNs, "up"]);
-      sh("ip", ["-n", ns, "link", "set", "lo", "up"]);
+      addHostPair({ netns: ns, vethRoot, vethNs, rootIp: ROOT_IP, nsIp: NS_IP });
 
       hearth = await startHearth({
         dataDir: rootDir,

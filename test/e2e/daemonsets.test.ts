@@ -11,16 +11,21 @@
  * Skips unless root with containerd, nsenter and the built images.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, execFileSync } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import type { Pod } from "../../src/api/pod.js";
 import { containerdLayout } from "../../src/node/index.js";
 import { removeLeftovers } from "../support/containerd-leftovers.js";
-import { criSkipReason, removeContainerRuntime } from "../support/cri-node.js";
+import { removeContainerRuntime } from "../support/cri-node.js";
 import { type Hearth, startHearth, stopChild, waitFor } from "../support/hearth-process.js";
-import { startNamespacedNode } from "../support/namespaced-node.js";
+import {
+  addHostPair,
+  namespacedNodeSkipReason,
+  removeHostPair,
+  startNamespacedNode,
+} from "../support/namespaced-node.js";
 
 const ROOT_CIDR = "10.244.0.0/24";
 const NS_CIDR = "10.244.1.0/24";
@@ -30,22 +35,7 @@ const NS_IP = "10.244.3.2";
 const ROOT_NODE = "ds-root";
 const NS_NODE = "ds-ns";
 
-const sh = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: "utf8" });
-const ok = (cmd: string, args: string[]) => {
-  try {
-    execFileSync(cmd, args, { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-function skipReason(): string | false {
-  const cri = criSkipReason();
-  if (cri) return cri;
-  if (!ok("nsenter", ["--version"])) return "nsenter (util-linux) is missing";
-  return false;
-}
+const skipReason = namespacedNodeSkipReason;
 
 const DAEMON_SET = `apiVersion: apps/v1
 kind: DaemonSet
@@ -69,17 +59,17 @@ describe("a DaemonSet across two nodes", { skip: skipReason() }, () => {
     const nsDir = join(tmp, "ns");
     const tag = String(process.pid % 100_000);
     const ns = `hds-${tag}`;
-    const [vethRoot, vethNs] = [`hds${tag}a`, `hds${tag}b`];
+    const pair = {
+      netns: ns,
+      vethRoot: `hds${tag}a`,
+      vethNs: `hds${tag}b`,
+      rootIp: ROOT_IP,
+      nsIp: NS_IP,
+    };
     let hearth: Hearth | undefined;
     let nodeChild: ChildProcess | undefined;
     try {
-      sh("ip", ["netns", "add", ns]);
-      sh("ip", ["link", "add", vethRoot, "type", "veth", "peer", "name", vethNs, "netns", ns]);
-      sh("ip", ["addr", "add", `${ROOT_IP}/30`, "dev", vethRoot]);
-      sh("ip", ["link", "set", vethRoot, "up"]);
-      sh("ip", ["-n", ns, "addr", "add", `${NS_IP}/30`, "dev", vethNs]);
-      sh("ip", ["-n", ns, "link", "set", vethNs, "up"]);
-      sh("ip", ["-n", ns, "link", "set", "lo", "up"]);
+      addHostPair(pair);
       hearth = await startHearth({
         dataDir: rootDir,
         extraArgs: [
@@ -178,8 +168,7 @@ describe("a DaemonSet across two nodes", { skip: skipReason() }, () => {
         const layout = containerdLayout(d);
         removeLeftovers(d, [layout.config, layout.socket, join(d, "registry", "config.yml")]);
       }
-      if (ok("ip", ["link", "show", "dev", vethRoot])) sh("ip", ["link", "del", vethRoot]);
-      if (ok("ip", ["netns", "pids", ns])) sh("ip", ["netns", "del", ns]);
+      removeHostPair(pair);
       rmSync(tmp, { recursive: true, force: true });
     }
   });

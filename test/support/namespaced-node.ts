@@ -4,8 +4,9 @@
  * the latter also remounts /sys for the namespace, which hides
  * /sys/fs/cgroup, and runc cannot create a container's cgroups without it).
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { NODE_FLAGS } from "../../src/main/node-flags.js";
+import { criSkipReason } from "./cri-node.js";
 import { HEARTH_MAIN, readyLine } from "./hearth-process.js";
 
 export interface NamespacedNodeOptions {
@@ -52,4 +53,47 @@ export function startNamespacedNode(o: NamespacedNodeOptions) {
   });
   const ready = readyLine(child, /hearth node is ready/, "hearth node", 180_000, () => stderr);
   return { child, ready, stderr: () => stderr };
+}
+
+export const sh = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: "utf8" });
+export const ok = (cmd: string, args: string[]) => {
+  try {
+    execFileSync(cmd, args, { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Why a namespaced node cannot run here (no CRI, no nsenter), or false. */
+export function namespacedNodeSkipReason(): string | false {
+  const cri = criSkipReason();
+  if (cri) return cri;
+  if (!ok("nsenter", ["--version"])) return "nsenter (util-linux) is missing";
+  return false;
+}
+
+export interface HostPair {
+  netns: string;
+  vethRoot: string;
+  vethNs: string;
+  rootIp: string;
+  nsIp: string;
+}
+
+/** Makes the namespace and a veth pair on a /30: `rootIp` in the root namespace, `nsIp` in it. */
+export function addHostPair(p: HostPair): void {
+  sh("ip", ["netns", "add", p.netns]);
+  sh("ip", ["link", "add", p.vethRoot, "type", "veth", "peer", "name", p.vethNs, "netns", p.netns]);
+  sh("ip", ["addr", "add", `${p.rootIp}/30`, "dev", p.vethRoot]);
+  sh("ip", ["link", "set", p.vethRoot, "up"]);
+  sh("ip", ["-n", p.netns, "addr", "add", `${p.nsIp}/30`, "dev", p.vethNs]);
+  sh("ip", ["-n", p.netns, "link", "set", p.vethNs, "up"]);
+  sh("ip", ["-n", p.netns, "link", "set", "lo", "up"]);
+}
+
+/** Removes the veth (its routes go with it) and the namespace, whatever is left of them. */
+export function removeHostPair(p: HostPair): void {
+  if (ok("ip", ["link", "show", "dev", p.vethRoot])) sh("ip", ["link", "del", p.vethRoot]);
+  if (ok("ip", ["netns", "pids", p.netns])) sh("ip", ["netns", "del", p.netns]);
 }

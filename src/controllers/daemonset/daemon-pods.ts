@@ -10,6 +10,7 @@
  */
 import type { DaemonSet, Node, Pod, PodTemplateSpec } from "../../api/index.js";
 import { CONTROLLER_REVISION_HASH_LABEL, nodeAffinityMatches } from "../../api/index.js";
+import { newControllerRef } from "../controller-ref.js";
 import { type Toleration, tolerates } from "../scheduler/index.js";
 
 type Taint = { key: string; value?: string; effect: string };
@@ -85,16 +86,7 @@ export function newDaemonPod(
         "pod-template-generation": String(ds.metadata.generation ?? 1),
       },
       ...(meta.annotations ? { annotations: { ...meta.annotations } } : {}),
-      ownerReferences: [
-        {
-          apiVersion: "apps/v1",
-          kind: "DaemonSet",
-          name: ds.metadata.name ?? "",
-          uid: ds.metadata.uid ?? "",
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
+      ownerReferences: [newControllerRef(ds)],
     },
     spec,
   };

@@ -17,6 +17,7 @@ import type {
 } from "../../api/index.js";
 import { CONTROLLER_REVISION_HASH_LABEL, hasCode } from "../../api/index.js";
 import { type Client, ignoreNotFound, refOf } from "../../client/index.js";
+import { newControllerRef } from "../controller-ref.js";
 import { controllerRef, selectorString } from "../jobs/job-pods.js";
 import { revisionHash, revisionName } from "./revision-hash.js";
 import { stableJson } from "./stable-json.js";
@@ -65,16 +66,7 @@ function newRevision(owner: HistoryOwner, data: unknown, revision: number, hash:
       name: revisionName(owner.metadata.name ?? "", hash),
       namespace: owner.metadata.namespace,
       labels,
-      ownerReferences: [
-        {
-          apiVersion: owner.apiVersion,
-          kind: owner.kind,
-          name: owner.metadata.name ?? "",
-          uid: owner.metadata.uid ?? "",
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
+      ownerReferences: [newControllerRef(owner)],
     },
     data,
     revision,

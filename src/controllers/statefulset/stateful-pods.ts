@@ -19,6 +19,7 @@ import {
   STATEFULSET_POD_NAME_LABEL,
 } from "../../api/index.js";
 import type { KubeObject } from "../../api/types.js";
+import { newControllerRef } from "../controller-ref.js";
 
 export type Claim = KubeObject & { spec?: Record<string, unknown> };
 
@@ -121,16 +122,7 @@ export function newPod(
     metadata: {
       labels: { ...(meta.labels ?? {}), [CONTROLLER_REVISION_HASH_LABEL]: revisionName },
       ...(meta.annotations ? { annotations: { ...meta.annotations } } : {}),
-      ownerReferences: [
-        {
-          apiVersion: "apps/v1",
-          kind: "StatefulSet",
-          name: set.metadata.name ?? "",
-          uid: set.metadata.uid ?? "",
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
+      ownerReferences: [newControllerRef(set)],
     },
     spec: structuredClone(template.spec ?? {}) as unknown as Pod["spec"],
   };

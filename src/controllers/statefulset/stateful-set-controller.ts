@@ -13,6 +13,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { ControllerRevision, Pod, StatefulSet } from "../../api/index.js";
 import { type Client, type EventRecorder, getOptional, refOf } from "../../client/index.js";
 import { DONE, type Request, type Result, type TypedReconciler } from "../../runtime/index.js";
+import { newControllerRef } from "../controller-ref.js";
 import { ensureUpdateRevision, listRevisions, truncateHistory } from "../history/index.js";
 import { controllerRef, selectorString } from "../jobs/job-pods.js";
 import { type Claim, ordinalOf, revisionOf } from "./stateful-pods.js";
@@ -101,14 +102,7 @@ export class StatefulSetReconciler implements TypedReconciler {
   }
 
   private adopt(set: StatefulSet, pod: Pod): Promise<Pod> {
-    const owner = {
-      apiVersion: "apps/v1",
-      kind: "StatefulSet",
-      name: set.metadata.name ?? "",
-      uid: set.metadata.uid ?? "",
-      controller: true,
-      blockOwnerDeletion: true,
-    };
+    const owner = newControllerRef(set);
     const patch = {
       metadata: {
         ownerReferences: [...(pod.metadata.ownerReferences ?? []), owner],
