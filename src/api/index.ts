@@ -57,6 +57,7 @@ export {
   timeZoneError,
   wallClock,
 } from "./cron/index.js";
+export type { ControllerRevision, DaemonSet, DaemonSetSpec, DaemonSetStatus } from "./daemonset.js";
 export type { FieldError } from "./errors.js";
 export {
   AlreadyExistsError,
@@ -88,8 +89,10 @@ export { parseFieldRequirements } from "./field-selector.js";
 export type { IntOrString } from "./int-or-percent.js";
 export {
   intOrPercentValue,
+  notMoreThan100PercentErrors,
   PERCENT_MESSAGE,
   percentOf,
+  positiveIntOrPercentErrors,
   scaledValue,
 } from "./int-or-percent.js";
 export {
@@ -101,6 +104,8 @@ export {
   pathSegmentName,
   qualifiedName,
 } from "./names.js";
+export type { NodeAffinitySpec, NodeSelectorTerm } from "./node-affinity.js";
+export { nodeAffinityMatches } from "./node-affinity.js";
 export type {
   Container,
   ContainerState,
@@ -158,6 +163,17 @@ export {
 } from "./resource-list.js";
 export type { Schema } from "./schema.js";
 export { labelSelectorFromObject, parseFieldSelector, parseLabelSelector } from "./selectors.js";
+export type {
+  PersistentVolumeClaimTemplate,
+  StatefulSet,
+  StatefulSetSpec,
+  StatefulSetStatus,
+} from "./statefulset.js";
+export {
+  CONTROLLER_REVISION_HASH_LABEL,
+  POD_INDEX_LABEL,
+  STATEFULSET_POD_NAME_LABEL,
+} from "./statefulset.js";
 export type {
   ClaimPhase,
   PersistentVolume,

@@ -26,6 +26,7 @@ import {
   secretSchema,
   serviceAccountSchema,
 } from "../schemas/index.js";
+import { APPS_STATEFUL_TYPES } from "./apps-stateful-types.js";
 import { APPS_TYPES } from "./apps-types.js";
 import { BATCH_TYPES } from "./batch-types.js";
 import { validateConfigMap } from "./config-map-validation.js";
@@ -185,6 +186,7 @@ export function builtinTypes(serviceCidr?: string): ResourceType[] {
     ...STORAGE_TYPES,
     ...BATCH_TYPES,
     ...APPS_TYPES,
+    ...APPS_STATEFUL_TYPES,
     ...QUOTA_TYPES,
   ];
 }

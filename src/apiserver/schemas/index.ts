@@ -17,6 +17,7 @@ import {
 import { configMapSchema } from "./config-map.js";
 import { cronJobSchema } from "./cron-job.js";
 import { customResourceDefinitionSchema } from "./custom-resource-definition.js";
+import { controllerRevisionSchema, daemonSetSchema } from "./daemonset.js";
 import { deploymentSchema, replicaSetSchema } from "./deployment.js";
 import { endpointSliceSchema } from "./endpoint-slice.js";
 import { endpointsSchema } from "./endpoints.js";
@@ -40,6 +41,7 @@ import { resourceQuotaSchema } from "./resource-quota.js";
 import { secretSchema } from "./secret.js";
 import { serviceSchema } from "./service.js";
 import { serviceAccountSchema } from "./service-account.js";
+import { statefulSetSchema } from "./statefulset.js";
 import { storageClassSchema } from "./storage-class.js";
 
 export { customResourceSchema } from "./custom-resource.js";
@@ -51,8 +53,10 @@ export {
   clusterRoleBindingSchema,
   clusterRoleSchema,
   configMapSchema,
+  controllerRevisionSchema,
   cronJobSchema,
   customResourceDefinitionSchema,
+  daemonSetSchema,
   deploymentSchema,
   endpointSliceSchema,
   endpointsSchema,
@@ -77,6 +81,7 @@ export {
   selfSubjectRulesReviewSchema,
   serviceAccountSchema,
   serviceSchema,
+  statefulSetSchema,
   storageClassSchema,
   subjectAccessReviewSchema,
   tokenRequestSchema,
@@ -119,6 +124,9 @@ const all: Schema[] = [
   limitRangeSchema,
   deploymentSchema,
   replicaSetSchema,
+  statefulSetSchema,
+  daemonSetSchema,
+  controllerRevisionSchema,
 ];
 
 /** Every built-in kind's schema, keyed by `schemaKey`. */
