@@ -17,8 +17,9 @@ import {
   validateDaemonSet,
   validateStatefulSet,
 } from "./apps-stateful-validation.js";
+import { WORKLOAD_SCALE } from "./apps-types.js";
 import { defaultPod } from "./pod-defaults.js";
-import { builtinType, type ResourceType, type ScaleSubresource } from "./resource-type.js";
+import { builtinType, type ResourceType } from "./resource-type.js";
 
 function defaultTemplate(template: PodTemplateSpec | undefined): void {
   if (template?.spec)
@@ -66,11 +67,6 @@ function defaultDaemonSet(ds: DaemonSet): void {
   defaultTemplate(spec.template);
 }
 
-const STATEFULSET_SCALE: ScaleSubresource = {
-  specReplicasPath: ".spec.replicas",
-  statusReplicasPath: ".status.replicas",
-};
-
 export const statefulSetType: ResourceType = builtinType({
   group: "apps",
   version: "v1",
@@ -80,8 +76,8 @@ export const statefulSetType: ResourceType = builtinType({
   shortNames: ["sts"],
   categories: ["all"],
   status: true,
-  scale: STATEFULSET_SCALE,
-  subresourceHandlers: { scale: scaleHandler(STATEFULSET_SCALE) },
+  scale: WORKLOAD_SCALE,
+  subresourceHandlers: { scale: scaleHandler(WORKLOAD_SCALE) },
   schema: statefulSetSchema,
   columns: STATEFULSET_COLUMNS,
   prepareForCreate: (obj) => defaultStatefulSet(obj as StatefulSet),

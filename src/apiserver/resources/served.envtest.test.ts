@@ -457,3 +457,33 @@ describe("field selectors per kind", () => {
       );
     });
 });
+
+describe("the scale subresource of the apps/v1 workloads", () => {
+  const template = {
+    metadata: { labels: { app: "w", tier: "x" } },
+    spec: { containers: [{ name: "c", image: "busybox" }] },
+  };
+  const selector = { matchLabels: { app: "w", tier: "x" } };
+  for (const [plural, kind, extra] of [
+    ["deployments", "Deployment", {}],
+    ["replicasets", "ReplicaSet", {}],
+    ["statefulsets", "StatefulSet", { serviceName: "w" }],
+  ] as const)
+    it(`answers an autoscaling/v1 Scale of ${plural} with the selector an autoscaler reads`, async () => {
+      const path = `/apis/apps/v1/namespaces/${NS}/${plural}`;
+      await api.ok("POST", path, {
+        apiVersion: "apps/v1",
+        kind,
+        metadata: { name: `scaled-${plural}` },
+        spec: { replicas: 2, selector, template, ...extra },
+      });
+      const scale = (await api.ok("GET", `${path}/scaled-${plural}/scale`)) as {
+        kind: string;
+        spec: { replicas: number };
+        status: { selector?: string };
+      };
+      assert.equal(scale.kind, "Scale");
+      assert.equal(scale.spec.replicas, 2);
+      assert.equal(scale.status.selector, "app=w,tier=x");
+    });
+});
