@@ -1,12 +1,13 @@
 /**
  * The core controllers `hearth up` runs against its own API: namespace
  * lifecycle, the garbage collector, the scheduler, the endpoints controller
- * and the batch controllers (Jobs, CronJobs).
+ * the batch controllers (Jobs, CronJobs) and the disruption controller.
  * Everything goes through the client.
  */
 import { setMaxListeners } from "node:events";
 import { type Client, isNotFound } from "../client/index.js";
 import { Manager } from "../runtime/index.js";
+import { DisruptionController } from "./disruption/index.js";
 import { GarbageCollector } from "./garbage-collector/index.js";
 import { registerBatchControllers } from "./jobs/index.js";
 import { NamespaceReconciler } from "./namespace/index.js";
@@ -60,6 +61,7 @@ export async function runCoreControllers(
   }).register(manager);
   new EndpointsController(client, { log }).register(manager);
   new QuotaController(client, { log }).register(manager);
+  new DisruptionController(client, { log }).register(manager);
   registerBatchControllers(manager, client, { log });
   if (opts.storage) registerStorageControllers(manager, client, { ...opts.storage, log });
   const started = manager.start(signal);

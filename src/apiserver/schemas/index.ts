@@ -29,6 +29,7 @@ import { nodeSchema } from "./node.js";
 import { persistentVolumeSchema } from "./persistent-volume.js";
 import { persistentVolumeClaimSchema } from "./persistent-volume-claim.js";
 import { podSchema } from "./pod.js";
+import { evictionSchema, podDisruptionBudgetSchema } from "./pod-disruption-budget.js";
 import {
   clusterRoleBindingSchema,
   clusterRoleSchema,
@@ -56,6 +57,7 @@ export {
   endpointsSchema,
   eventSchema,
   eventsV1EventSchema,
+  evictionSchema,
   jobSchema,
   leaseSchema,
   limitRangeSchema,
@@ -64,6 +66,7 @@ export {
   nodeSchema,
   persistentVolumeClaimSchema,
   persistentVolumeSchema,
+  podDisruptionBudgetSchema,
   podSchema,
   resourceQuotaSchema,
   roleBindingSchema,
@@ -114,6 +117,7 @@ const all: Schema[] = [
   cronJobSchema,
   resourceQuotaSchema,
   limitRangeSchema,
+  podDisruptionBudgetSchema,
 ];
 
 /** Every built-in kind's schema, keyed by `schemaKey`. */
