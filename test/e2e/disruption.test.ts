@@ -102,7 +102,8 @@ describe("PodDisruptionBudgets, eviction and kubectl drain", () => {
   });
 
   it("serves the budget with kube's columns and refuses bad input", async () => {
-    await applyObjects(h, [budget({ minAvailable: "50%" }, "cols")]);
+    // kubectl create sends the budget as protobuf.
+    await h.kubectlOk(["create", "pdb", "cols", "--selector=app=web", "--min-available=50%"]);
     const table = await h.kubectlOk(["get", "pdb", "cols"]);
     assert.match(table, /^NAME\s+MIN AVAILABLE\s+MAX UNAVAILABLE\s+ALLOWED DISRUPTIONS\s+AGE\n/);
     assert.match(table, /\ncols\s+50%\s+N\/A\s+0\s+\S+\n/);
