@@ -31,7 +31,7 @@ import { deleteObject } from "../handlers/delete.js";
 import { checkedDeleteOptions, type DeleteOptions } from "../handlers/delete-options.js";
 import { checkWriteOptions } from "../handlers/request-options.js";
 import { decodeBody, readBodyBytes } from "../http/body.js";
-import { sendJson } from "../http/respond.js";
+import { sendCreatedStatus, sendJson } from "../http/respond.js";
 import {
   budgetNotObserved,
   canIgnoreBudget,
@@ -170,15 +170,7 @@ async function deleteIfFree(ctx: RequestContext, opts: DeleteOptions): Promise<P
   }
 }
 
-function success(ctx: RequestContext): void {
-  sendJson(ctx.res, 201, {
-    kind: "Status",
-    apiVersion: "v1",
-    metadata: {},
-    status: "Success",
-    code: 201,
-  });
-}
+const success = (ctx: RequestContext) => sendCreatedStatus(ctx.res);
 
 export async function handlePodEviction(ctx: RequestContext): Promise<void> {
   if (ctx.info.verb !== "create")

@@ -4,30 +4,10 @@
  */
 import type { Schema } from "../../api/index.js";
 import { int32, int64, object, str, time } from "./builders.js";
+import { metaCondition as condition } from "./condition.js";
 import { kindSchema } from "./kind.js";
 import { labelSelector } from "./label-selector.js";
 import { intOrString } from "./pod-probe.js";
-
-const condition = object(
-  "Condition contains details for one aspect of the current state of this API Resource.",
-  {
-    lastTransitionTime: time(
-      "lastTransitionTime is the last time the condition transitioned from one status to another. This should be when the underlying condition changed.  If that is not known, then using the time when the API field changed is acceptable.",
-    ),
-    message: str(
-      "message is a human readable message indicating details about the transition. This may be an empty string.",
-    ),
-    observedGeneration: int64(
-      "observedGeneration represents the .metadata.generation that the condition was set based upon.",
-    ),
-    reason: str(
-      "reason contains a programmatic identifier indicating the reason for the condition's last transition.",
-    ),
-    status: str("status of the condition, one of True, False, Unknown."),
-    type: str("type of condition in CamelCase or in foo.example.com/CamelCase."),
-  },
-  ["type", "status", "lastTransitionTime", "reason", "message"],
-);
 
 const spec: Schema = object("PodDisruptionBudgetSpec is a description of a PodDisruptionBudget.", {
   maxUnavailable: intOrString(
