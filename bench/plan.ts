@@ -5,13 +5,12 @@
  */
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { FootprintPlan } from "./scenarios/agent-footprint.js";
 import type { LevelPlan } from "./scenarios/creates.js";
 import type { CriIdlePodsPlan } from "./scenarios/cri-idle-pods.js";
 import type { CriPodStartPlan } from "./scenarios/cri-pod-start.js";
+import type { DeploymentStartPlan } from "./scenarios/deployment-start.js";
 import type { EtcdBootstrapPlan } from "./scenarios/etcd-bootstrap.js";
 import type { IdleTenantsPlan } from "./scenarios/idle-tenants.js";
-import type { PodStartPlan } from "./scenarios/pod-start.js";
 import type { ReconcilePlan } from "./scenarios/reconcile-throughput.js";
 import type { ServiceThroughputPlan } from "./scenarios/service-throughput.js";
 import type { WatchesPlan } from "./scenarios/watches.js";
@@ -19,9 +18,8 @@ import type { WatchesPlan } from "./scenarios/watches.js";
 /** Scenario groups, in the order they run. `apiserver` is (a)–(f) of the README. */
 export const GROUPS = [
   "apiserver",
-  "podStart",
-  "agentFootprint",
   "reconcileThroughput",
+  "deploymentStart",
   "apiserverEtcd",
   "etcdBootstrap",
   "watches",
@@ -47,9 +45,9 @@ export interface Plan {
     spacingMs: number;
     deadlineMs: number;
   };
-  podStart: PodStartPlan;
-  agentFootprint: FootprintPlan;
   reconcile: Omit<ReconcilePlan, "payload">;
+  /** deploymentStart: a Deployment of N replicas to all Ready vs the N pods POSTed directly. */
+  deploymentStart: DeploymentStartPlan;
   /** apiserverEtcd: raw etcd puts vs apiserver creates on etcd and on SQLite. */
   apiserverEtcd: LevelPlan;
   /** etcdBootstrap: a 3-member EtcdCluster to Ready vs three etcd processes by hand. */
@@ -58,7 +56,7 @@ export interface Plan {
   watches: WatchesPlan;
   /** idleTenants: idle CPU and RSS of hearth up with 0, 100, 1,000 plain Tenants. */
   idleTenants: IdleTenantsPlan;
-  /** criPodStart: pod start → Ready on `hearth up --runtime cri` vs `ctr run` by hand. */
+  /** criPodStart: pod start → Ready on `hearth up` (containers) vs `ctr run` by hand. */
   criPodStart: CriPodStartPlan;
   /** criIdlePods: hearth, containerd and shims CPU and RSS with 0 and 50 idle pods on CRI. */
   criIdlePods: CriIdlePodsPlan;
@@ -75,14 +73,6 @@ const FULL: Plan = {
   get: { rate: 200, durationMs: 5000 },
   list: { namespace: "bench-list", objects: 10_000, runs: 5, seedConcurrency: 64 },
   watch: { namespace: "bench-watch", watchers: 100, events: 50, spacingMs: 20, deadlineMs: 10_000 },
-  podStart: { pods: 20, warmup: 1, deadlineMs: 60_000 },
-  agentFootprint: {
-    pods: 50,
-    windowMs: 30_000,
-    settleMs: 3000,
-    createConcurrency: 8,
-    readyDeadlineMs: 120_000,
-  },
   reconcile: {
     objects: 10_000,
     workers: [1, 4],
@@ -110,6 +100,7 @@ const FULL: Plan = {
     readyDeadlineMs: 3_600_000,
   },
   criPodStart: { pods: 15, warmup: 2, deadlineMs: 120_000 },
+  deploymentStart: { replicas: 100, deadlineMs: 300_000 },
   criIdlePods: {
     pods: 50,
     windowMs: 30_000,
@@ -137,14 +128,13 @@ const QUICK: Plan = {
   get: { rate: 200, durationMs: 1000 },
   list: { ...FULL.list, objects: 1000, runs: 3 },
   watch: { ...FULL.watch, events: 10, spacingMs: 10 },
-  podStart: { ...FULL.podStart, pods: 3 },
-  agentFootprint: { ...FULL.agentFootprint, pods: 10, windowMs: 5000, settleMs: 1000 },
   reconcile: { ...FULL.reconcile, objects: 1000, runs: 3, informerRuns: 2 },
   apiserverEtcd: { levels: [8, 64], count: 300, warmup: 50 },
   etcdBootstrap: { runs: 1, deadlineMs: 120_000 },
   watches: { ...FULL.watches, tenants: 2, settleMs: 2000, windowMs: 5000 },
   idleTenants: { ...FULL.idleTenants, counts: [0, 10], settleMs: 2000, windowMs: 5000 },
   criPodStart: { ...FULL.criPodStart, pods: 3, warmup: 1 },
+  deploymentStart: { ...FULL.deploymentStart, replicas: 10 },
   criIdlePods: { ...FULL.criIdlePods, pods: 10, windowMs: 5000, settleMs: 2000 },
   serviceThroughput: { ...FULL.serviceThroughput, requests: 500, warmup: 100, repetitions: 2 },
 };

@@ -1,18 +1,16 @@
 /**
- * The report of the workload groups — (g) pod start, (h) node-agent footprint,
- * (i) reconcile throughput: ratios to their floors, sanity targets, summary
- * lines and error samples, each only for a group that ran.
+ * The report of (i) reconcile throughput (its ratios to the floors and
+ * summary lines), and the pod start lines and ratios the container groups'
+ * report (report-cri.ts) prints.
  */
-import type { Target } from "./report.js";
-import type { FootprintResult } from "./scenarios/agent-footprint.js";
-import type { KindResult, PodStartResult } from "./scenarios/pod-start.js";
+import type { KindResult } from "./pod-start-timing.js";
+import type { DeploymentStartResult } from "./scenarios/deployment-start.js";
 import type { Rate, ReconcileResult } from "./scenarios/reconcile-throughput.js";
 import { round } from "./stats.js";
 
 export interface WorkloadResults {
-  podStart?: PodStartResult;
-  agentFootprint?: FootprintResult;
   reconcileThroughput?: ReconcileResult;
+  deploymentStart?: DeploymentStartResult;
 }
 
 const KINDS = ["trivial", "etcd"] as const;
@@ -26,10 +24,15 @@ export function startRatio(k: KindResult) {
 }
 
 export function workloadRatios(r: WorkloadResults) {
-  const p = r.podStart;
   const rt = r.reconcileThroughput;
+  const d = r.deploymentStart;
   return {
-    ...(p ? { podStartToFloor: { trivial: startRatio(p.trivial), etcd: startRatio(p.etcd) } } : {}),
+    ...(d && !("skipped" in d) && d.deploymentReadyMs > 0 && d.directReadyMs > 0
+      ? {
+          /** Deployment to all Ready ÷ the same pods POSTed directly (1 = no overhead). */
+          deploymentStartToFloor: over(d.deploymentReadyMs, d.directReadyMs),
+        }
+      : {}),
     ...(rt
       ? {
           /** Runtime keys/s ÷ floor keys/s (1 = no overhead). */
@@ -44,44 +47,11 @@ export function workloadRatios(r: WorkloadResults) {
   };
 }
 
-export function workloadTargets(r: WorkloadResults): Record<string, Target> {
-  const out: Record<string, Target> = {};
-  const p = r.podStart;
-  if (p) {
-    const errors = KINDS.reduce((n, k) => n + p[k].hearth.errors + p[k].floor.errors, 0);
-    out.podStartNoErrors = {
-      description: "pod start: every pod Ready and then gone in time, every floor start ready",
-      value: errors,
-      pass: errors === 0,
-      applicable: true,
-    };
-  }
-  const f = r.agentFootprint;
-  if (f) {
-    out.footprintAllReady = {
-      description: `agent footprint: all ${f.pods} idle pods Ready`,
-      value: f.ready,
-      pass: f.ready === f.pods && f.create.errors === 0,
-      applicable: true,
-    };
-  }
-  if (p || f) {
-    const left = (p?.leftoverProcesses ?? 0) + (f?.leftoverProcesses ?? 0);
-    out.noLeftoverPodProcesses = {
-      description: "no pod process outlives its agent's SIGTERM",
-      value: left,
-      pass: left === 0,
-      applicable: true,
-    };
-  }
-  return out;
-}
-
 const ms = (n: number) => n.toFixed(1).padStart(9);
 
 export function podStartLines(
-  p: Pick<PodStartResult, "trivial" | "etcd">,
-  title = "(g) pod start-to-Ready",
+  p: { trivial: KindResult; etcd: KindResult },
+  title: string,
 ): string[] {
   const n = p.trivial.hearth.latencyMs.count + p.trivial.hearth.errors;
   const lines = [
@@ -106,17 +76,6 @@ export function podStartLines(
   return lines;
 }
 
-const signed = (n: number) => (n >= 0 ? `+${n}` : `${n}`);
-
-function footprintLines(f: FootprintResult): string[] {
-  const { idle, loaded } = f;
-  return [
-    `(h) node agent (own process), ${f.pods} idle pods vs none, ${Math.round(loaded.windowMs / 1000)} s windows:`,
-    `    CPU ${loaded.cpuPercent} % of a core (no pods: ${idle.cpuPercent} %); RSS median ${loaded.rssMB} MB, max ${loaded.rssMaxMB} MB (no pods: ${idle.rssMB} MB, max ${idle.rssMaxMB} MB)`,
-    `    per pod: ${signed(f.perPod.cpuPercent)} % CPU, ${signed(f.perPod.rssKB)} KB RSS; ${f.ready}/${f.pods} Ready ${f.allReadyMs} ms after the first POST`,
-  ];
-}
-
 function rateLine(label: string, r: Rate, floor: Rate): string {
   return `  ${label.padEnd(28)}${String(r.keysPerSec).padStart(10)} ${r.medianMs.toFixed(2).padStart(10)} ${over(r.keysPerSec, floor.keysPerSec).toFixed(3).padStart(9)}`;
 }
@@ -131,20 +90,25 @@ function reconcileLines(rt: ReconcileResult): string[] {
   ];
 }
 
+/** deploymentStart's line: the Deployment to all Ready, its floor, the ratio, the rolling update. */
+function deploymentLine(d: DeploymentStartResult): string {
+  if ("skipped" in d) return `deploymentStart: skipped: ${d.skipped}`;
+  const s = (ms: number) => (ms < 0 ? "failed" : `${round(ms / 1000, 1)} s`);
+  const ratio =
+    d.directReadyMs > 0 && d.deploymentReadyMs > 0 ? over(d.deploymentReadyMs, d.directReadyMs) : 0;
+  const left =
+    d.leftoverProcesses > 0 ? `; container processes left behind: ${d.leftoverProcesses}` : "";
+  return `deploymentStart: ${d.replicas} replicas Ready in ${s(d.deploymentReadyMs)} (${d.replicas} pods directly: ${s(d.directReadyMs)}, × ${ratio}); rolling update of ${d.replicas}: ${s(d.rollingUpdateMs)}${left}`;
+}
+
 export function workloadLines(r: WorkloadResults): string[] {
   const lines: string[] = [];
-  if (r.podStart) lines.push("", ...podStartLines(r.podStart));
-  if (r.agentFootprint) lines.push("", ...footprintLines(r.agentFootprint));
   if (r.reconcileThroughput) lines.push("", ...reconcileLines(r.reconcileThroughput));
-  const left = (r.podStart?.leftoverProcesses ?? 0) + (r.agentFootprint?.leftoverProcesses ?? 0);
-  if (left > 0) lines.push(`    pod processes left behind (killed): ${left}`);
+  if (r.deploymentStart) lines.push("", deploymentLine(r.deploymentStart));
   return lines;
 }
 
 export function workloadErrors(r: WorkloadResults): string[] {
-  const p = r.podStart;
-  return [
-    ...(p ? KINDS.flatMap((k) => [...p[k].hearth.errorSamples, ...p[k].floor.errorSamples]) : []),
-    ...(r.agentFootprint?.create.errorSamples ?? []),
-  ];
+  const d = r.deploymentStart;
+  return d && !("skipped" in d) ? d.errors : [];
 }

@@ -18,7 +18,6 @@ import {
   workloadErrors,
   workloadLines,
   workloadRatios,
-  workloadTargets,
 } from "./report-workloads.js";
 import {
   type ApiserverEtcdResult,
@@ -88,7 +87,6 @@ function apiRatios(r: ApiResults) {
 export function targets(r: Results): Record<string, Target> {
   return {
     ...(r.apiserver ? apiTargets(r.apiserver) : {}),
-    ...workloadTargets(r),
     ...(r.apiserverEtcd ? apiserverEtcdTargets(r.apiserverEtcd) : {}),
     ...(r.etcdBootstrap ? etcdBootstrapTargets(r.etcdBootstrap) : {}),
     ...platformTargets(r),

@@ -2,11 +2,10 @@
  * `./hearth bench`: Hearth's performance benchmarks in one run — creates over HTTPS
  * at 1, 8 and 64 clients against the in-process SQLite floor and a bare
  * HTTPS+SQLite server, GET latency at a steady rate, LIST of 10,000 objects,
- * watch delivery to 100 watchers, pod start-to-Ready against spawning the same
- * command, the node agent's footprint with idle pods, the controller
- * runtime's reconcile throughput, the platform groups, and on `hearth up
- * --runtime cri` pod start against `ctr run`, idle pods' cost and Service
- * throughput (see bench/README.md); `--only` picks groups.
+ * watch delivery to 100 watchers, the controller runtime's reconcile
+ * throughput, the platform groups, and on `hearth up` (pods as containers)
+ * pod start against `ctr run`, idle pods' cost and Service throughput (see
+ * bench/README.md); `--only` picks groups.
  * Writes `<out>/<timestamp>.json` (and `<out>/latest.json` when every group ran)
  * and prints a summary. Missed targets are reported, not fatal: the exit code is
  * non-zero only on a crash. Everything runs on a temporary data directory; every
@@ -23,14 +22,13 @@ import { openSqliteBackend } from "../src/storage/index.js";
 import { CRI_POD_CIDR, CRI_SERVICE_CIDR } from "./cri-hearth.js";
 import { type Args, GROUPS, type Plan, parseArgs, USAGE } from "./plan.js";
 import { type ApiResults, type Results, ratios, summary, targets } from "./report.js";
-import { agentFootprint } from "./scenarios/agent-footprint.js";
 import { apiserverEtcd } from "./scenarios/apiserver-etcd.js";
 import { backendCreates, httpCreates, runLevels } from "./scenarios/creates.js";
 import { criIdlePods } from "./scenarios/cri-idle-pods.js";
 import { criPodStart } from "./scenarios/cri-pod-start.js";
+import { deploymentStart } from "./scenarios/deployment-start.js";
 import { etcdBootstrap } from "./scenarios/etcd-bootstrap.js";
 import { idleTenants } from "./scenarios/idle-tenants.js";
-import { podStart } from "./scenarios/pod-start.js";
 import { getAtRate, listOnBackend, listOverHttp } from "./scenarios/reads.js";
 import { reconcileThroughput } from "./scenarios/reconcile-throughput.js";
 import { serviceThroughput } from "./scenarios/service-throughput.js";
@@ -49,20 +47,16 @@ function payloadOf(plan: Plan): string {
 async function runAll(dir: string, { plan, only }: Args): Promise<Results> {
   const results: Results = {};
   if (only.includes("apiserver")) results.apiserver = await runApiServer(dir, plan);
-  if (only.includes("podStart")) {
-    log(`(g) pod start: ${plan.podStart.pods} trivial and ${plan.podStart.pods} etcd pods`);
-    results.podStart = await podStart(dir, plan.podStart);
-  }
-  if (only.includes("agentFootprint")) {
-    log(`(h) node agent footprint: ${plan.agentFootprint.pods} idle pods`);
-    results.agentFootprint = await agentFootprint(dir, plan.agentFootprint);
-  }
   if (only.includes("reconcileThroughput")) {
     log(`(i) reconcile throughput: ${plan.reconcile.objects} keys`);
     results.reconcileThroughput = await reconcileThroughput({
       ...plan.reconcile,
       payload: payloadOf(plan),
     });
+  }
+  if (only.includes("deploymentStart")) {
+    log(`deploymentStart: a Deployment of ${plan.deploymentStart.replicas} vs as many pods`);
+    results.deploymentStart = await deploymentStart(dir, plan.deploymentStart);
   }
   if (only.includes("apiserverEtcd")) {
     log(`apiserverEtcd: raw etcd puts vs apiserver creates on etcd and SQLite`);
@@ -227,16 +221,15 @@ function report(args: Args, r: Results, startedAt: Date, finishedAt: Date, host:
       object: `ConfigMap with one data value of ${plan.payloadChars} characters`,
       latency: "milliseconds; p50/p90/p99 by nearest rank over all samples",
       workloads:
-        "podStart and agentFootprint run `hearth up` (and `hearth node`) as child processes; reconcileThroughput runs its apiserver in this process on the memory backend; criPodStart, criIdlePods and serviceThroughput run `hearth up --runtime cri` with its own containerd",
+        "reconcileThroughput runs its apiserver in this process on the memory backend; criPodStart, criIdlePods and serviceThroughput run `hearth up` as a child process with its own containerd",
     },
     scenarios: {
       ...(r.apiserver ? apiScenarios(plan, r.apiserver) : {}),
-      ...(r.podStart ? { podStart: { params: plan.podStart, result: r.podStart } } : {}),
-      ...(r.agentFootprint
-        ? { agentFootprint: { params: plan.agentFootprint, result: r.agentFootprint } }
-        : {}),
       ...(r.reconcileThroughput
         ? { reconcileThroughput: { params: plan.reconcile, result: r.reconcileThroughput } }
+        : {}),
+      ...(r.deploymentStart
+        ? { deploymentStart: { params: plan.deploymentStart, result: r.deploymentStart } }
         : {}),
       ...(r.apiserverEtcd
         ? { apiserverEtcd: { params: plan.apiserverEtcd, result: r.apiserverEtcd } }

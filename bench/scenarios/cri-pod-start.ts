@@ -24,7 +24,7 @@ import {
   sleeperPod,
 } from "../cri-pod-specs.js";
 import { type CtrContainer, startCtrFloor } from "../ctr-floor.js";
-import { alternate, hearthPod, type KindResult, type PodStartPlan } from "./pod-start.js";
+import { alternate, hearthPod, type KindResult, type PodStartPlan } from "../pod-start-timing.js";
 
 export type CriPodStartPlan = PodStartPlan;
 

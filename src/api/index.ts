@@ -5,6 +5,27 @@
  */
 
 export type {
+  Deployment,
+  DeploymentCondition,
+  DeploymentConditionType,
+  DeploymentSpec,
+  DeploymentStatus,
+  DeploymentStrategy,
+  ReplicaSet,
+  ReplicaSetCondition,
+  ReplicaSetSpec,
+  ReplicaSetStatus,
+  RollingUpdateDeployment,
+} from "./apps.js";
+export {
+  DESIRED_REPLICAS_ANNOTATION,
+  MAX_REPLICAS_ANNOTATION,
+  POD_DELETION_COST_ANNOTATION,
+  POD_TEMPLATE_HASH_LABEL,
+  REVISION_ANNOTATION,
+  REVISION_HISTORY_ANNOTATION,
+} from "./apps.js";
+export type {
   CronJob,
   CronJobStatus,
   Job,
@@ -14,6 +35,7 @@ export type {
   JobStatus,
   LabelSelector,
   ObjectReference,
+  PodTemplateSpec,
 } from "./batch.js";
 export {
   CONTROLLER_UID_LABEL,
@@ -35,6 +57,7 @@ export {
   timeZoneError,
   wallClock,
 } from "./cron/index.js";
+export type { ControllerRevision, DaemonSet, DaemonSetSpec, DaemonSetStatus } from "./daemonset.js";
 export type { FieldError } from "./errors.js";
 export {
   AlreadyExistsError,
@@ -64,6 +87,15 @@ export {
   UnsupportedMediaTypeError,
 } from "./errors.js";
 export { parseFieldRequirements } from "./field-selector.js";
+export type { IntOrString } from "./int-or-percent.js";
+export {
+  intOrPercentValue,
+  notMoreThan100PercentErrors,
+  PERCENT_MESSAGE,
+  percentOf,
+  positiveIntOrPercentErrors,
+  scaledValue,
+} from "./int-or-percent.js";
 export {
   ANNOTATIONS_MAX_BYTES,
   configMapKey,
@@ -73,6 +105,8 @@ export {
   pathSegmentName,
   qualifiedName,
 } from "./names.js";
+export type { NodeAffinitySpec, NodeSelectorTerm } from "./node-affinity.js";
+export { nodeAffinityMatches } from "./node-affinity.js";
 export type {
   Container,
   ContainerState,
@@ -96,7 +130,6 @@ export type {
 export { DEFAULT_TERMINATION_GRACE_SECONDS, NODE, NODE_LOG_TOKEN_ANNOTATION, POD } from "./pod.js";
 export type {
   Eviction,
-  IntOrString,
   MetaCondition,
   PodDisruptionBudget,
   PodDisruptionBudgetSpec,
@@ -153,6 +186,17 @@ export {
 } from "./resource-list.js";
 export type { Schema } from "./schema.js";
 export { labelSelectorFromObject, parseFieldSelector, parseLabelSelector } from "./selectors.js";
+export type {
+  PersistentVolumeClaimTemplate,
+  StatefulSet,
+  StatefulSetSpec,
+  StatefulSetStatus,
+} from "./statefulset.js";
+export {
+  CONTROLLER_REVISION_HASH_LABEL,
+  POD_INDEX_LABEL,
+  STATEFULSET_POD_NAME_LABEL,
+} from "./statefulset.js";
 export type {
   ClaimPhase,
   PersistentVolume,

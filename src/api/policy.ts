@@ -6,6 +6,7 @@
  * Field names, condition type and reasons are Kubernetes' (k8s.io/api/policy/v1).
  */
 import type { LabelSelector } from "./batch.js";
+import type { IntOrString } from "./int-or-percent.js";
 import type { Pod } from "./pod.js";
 import { labelSelectorFromObject } from "./selectors.js";
 import type { KubeObject } from "./types.js";
@@ -28,8 +29,6 @@ export const EVICTION_REFUSED_MESSAGE =
 export const DISRUPTED_POD_TIMEOUT_MS = 2 * 60_000;
 /** The eviction handler refuses budgets whose `disruptedPods` has grown past this (kube's MaxDisruptedPodSize). */
 export const MAX_DISRUPTED_PODS = 2000;
-
-export type IntOrString = number | string;
 
 export interface PodDisruptionBudgetSpec {
   minAvailable?: IntOrString;

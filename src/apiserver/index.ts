@@ -3,5 +3,6 @@
 export type { AdmissionPlugin } from "./admission/types.js";
 export { loadTokenFile, parseTokenFile, type UserInfo } from "./auth/index.js";
 export { startCompactor } from "./compactor.js";
+export { DEFAULT_SERVICE_CIDR } from "./resources/cluster-ip.js";
 export type { ResourceType } from "./resources/resource-type.js";
 export { ApiServer, type ApiServerOptions } from "./server.js";

@@ -63,7 +63,7 @@ export interface ApiServerOptions extends AccessOptions {
   /** 0 picks a free port. */
   port: number;
   bookmarkIntervalMs?: number;
-  /** Where Services' ClusterIPs come from (default 127.2.0.0/16). */
+  /** Where Services' ClusterIPs come from (default 10.96.0.0/16). */
   serviceCidr?: string;
   /** kube's `--request-timeout`: the longest a request that is not long-running may take (60 s). */
   requestTimeoutMs?: number;

@@ -80,15 +80,14 @@ describe("command line errors", () => {
     },
     {
       run: node,
-      args: [
-        "--kubeconfig",
-        kubeconfig,
-        "--data-dir",
-        dataDir,
-        "--image-table",
-        join(dir, "no-table.json"),
-      ],
-      message: /no-table\.json/,
+      args: ["--kubeconfig", kubeconfig, "--data-dir", dataDir, "--runtime", "host"],
+      message:
+        /^--runtime host is gone: pods run only as containers through CRI\. Run as root .*--containerd-socket PATH.*--no-node-agent$/,
+    },
+    {
+      run: up,
+      args: ["--data-dir", dataDir, "--runtime=host", "--no-node-agent"],
+      message: /^--runtime host is gone: .*--no-node-agent$/,
     },
     {
       run: node,

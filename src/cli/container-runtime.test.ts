@@ -1,45 +1,58 @@
 import assert from "node:assert/strict";
 import { afterEach, test } from "node:test";
 import { parseArgs } from "./args.js";
-import { checkRuntimeCanStart, runtimeChoice, startContainerRuntime } from "./container-runtime.js";
+import {
+  checkRuntimeCanStart,
+  HOST_RUNTIME_GONE,
+  runtimeChoice,
+  startContainerRuntime,
+} from "./container-runtime.js";
 
 const choice = (...argv: string[]) => runtimeChoice(parseArgs(argv));
 
-test("the runtime is cri by default, on a private pod CIDR (10.88.0.0/24) and service CIDR (10.96.0.0/16) unless given; host when asked", () => {
-  const defaults = { kind: "cri", podCIDR: "10.88.0.0/24", serviceCIDR: "10.96.0.0/16" };
+test("pods are containers, on a private pod CIDR (10.88.0.0/24) and service CIDR (10.96.0.0/16) unless given", () => {
+  const defaults = { podCIDR: "10.88.0.0/24", serviceCIDR: "10.96.0.0/16" };
   assert.deepEqual(choice(), defaults);
-  assert.deepEqual(choice("--runtime", "host", "--pod-cidr", "127.1.0.0/16"), { kind: "host" });
-  assert.deepEqual(choice("--runtime", "cri"), {
-    kind: "cri",
-    podCIDR: "10.88.0.0/24",
-    serviceCIDR: "10.96.0.0/16",
-  });
+  assert.deepEqual(
+    choice("--runtime", "cri"),
+    defaults,
+    "--runtime cri is accepted and changes nothing",
+  );
   assert.deepEqual(
     choice("--runtime=cri", "--pod-cidr", "10.90.3.0/24", "--service-cidr", "10.97.0.0/16"),
-    { kind: "cri", podCIDR: "10.90.3.0/24", serviceCIDR: "10.97.0.0/16" },
+    { podCIDR: "10.90.3.0/24", serviceCIDR: "10.97.0.0/16" },
   );
-  assert.throws(() => choice("--runtime", "cri", "--pod-cidr", "127.1.0.0/16"), /is loopback/);
-  assert.throws(() => choice("--runtime", "docker"), /--runtime must be host or cri, got "docker"/);
+  assert.throws(() => choice("--pod-cidr", "127.1.0.0/16"), /is loopback/);
+  assert.throws(() => choice("--runtime", "docker"), /--runtime must be cri, got "docker"/);
 });
 
-test("--containerd-socket means cri on that socket, and is refused with --runtime host", () => {
+test("--runtime host is refused, saying host processes are gone and what to do instead", () => {
+  for (const argv of [
+    ["--runtime", "host"],
+    ["--runtime=host", "--containerd-socket", "/run/c.sock"],
+  ])
+    assert.throws(
+      () => choice(...argv),
+      (e: Error) => {
+        assert.equal(e.message, HOST_RUNTIME_GONE);
+        assert.match(e.message, /gone.*as root.*--containerd-socket PATH.*--no-node-agent/);
+        return true;
+      },
+    );
+});
+
+test("--containerd-socket means that containerd's socket", () => {
   assert.deepEqual(choice("--containerd-socket", "/run/c.sock"), {
-    kind: "cri",
     podCIDR: "10.88.0.0/24",
     serviceCIDR: "10.96.0.0/16",
     socket: "/run/c.sock",
   });
-  assert.throws(
-    () => choice("--runtime", "host", "--containerd-socket", "/run/c.sock"),
-    /--containerd-socket needs --runtime cri/,
-  );
 });
 
-test("--insecure-registry takes comma-separated hosts with --runtime cri, and is refused elsewhere", () => {
+test("--insecure-registry takes comma-separated hosts for its own containerd, and is refused with a given one", () => {
   assert.deepEqual(
     choice("--runtime", "cri", "--insecure-registry", "127.0.0.1:5000,https://registry.lan"),
     {
-      kind: "cri",
       podCIDR: "10.88.0.0/24",
       serviceCIDR: "10.96.0.0/16",
       insecureRegistries: [
@@ -47,10 +60,6 @@ test("--insecure-registry takes comma-separated hosts with --runtime cri, and is
         { host: "registry.lan", server: "https://registry.lan", skipVerify: true },
       ],
     },
-  );
-  assert.throws(
-    () => choice("--runtime", "host", "--insecure-registry", "127.0.0.1:5000"),
-    /--insecure-registry needs --runtime cri/,
   );
   assert.throws(
     () => choice("--containerd-socket", "/run/c.sock", "--insecure-registry", "127.0.0.1:5000"),
@@ -69,27 +78,14 @@ afterEach(() => {
 
 test("without root, a containerd of its own is refused with what is needed; a given socket is not", async () => {
   process.getuid = () => 1000;
+  const own = { podCIDR: "10.88.0.0/24", serviceCIDR: "10.96.0.0/16" };
   assert.throws(
-    () =>
-      checkRuntimeCanStart({ kind: "cri", podCIDR: "10.88.0.0/24", serviceCIDR: "10.96.0.0/16" }),
-    /running containers needs root.*--containerd-socket PATH.*--runtime host/,
+    () => checkRuntimeCanStart(own),
+    /running containers needs root.*--containerd-socket PATH.*--no-node-agent/,
   );
   await assert.rejects(
-    startContainerRuntime(
-      { kind: "cri", podCIDR: "10.88.0.0/24", serviceCIDR: "10.96.0.0/16" },
-      "/nonexistent/h",
-      () => {},
-    ),
+    startContainerRuntime(own, "/nonexistent/h", () => {}),
     /needs root/,
   );
-  checkRuntimeCanStart({
-    kind: "cri",
-    podCIDR: "10.88.0.0/24",
-    serviceCIDR: "10.96.0.0/16",
-    socket: "/run/c.sock",
-  });
-  checkRuntimeCanStart({ kind: "host" });
-  const host = await startContainerRuntime({ kind: "host" }, "/nonexistent/h", () => {});
-  assert.equal(host.cri, undefined);
-  await host.stop();
+  checkRuntimeCanStart({ ...own, socket: "/run/c.sock" });
 });

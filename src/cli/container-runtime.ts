@@ -1,12 +1,12 @@
 /**
- * The container runtime of `hearth up` and `hearth node`, from
- * `--runtime host|cri` and `--containerd-socket PATH`:
+ * The container runtime of `hearth up` and `hearth node`: pods are always
+ * containers through CRI (`--runtime cri` is accepted and changes nothing;
+ * `--runtime host` is refused: host processes are gone).
  *
- * - `host` (only when asked for): pods are host processes; nothing runs here.
- * - `cri` with `--containerd-socket`: the agent uses that containerd's CRI
+ * - With `--containerd-socket PATH`: the agent uses that containerd's CRI
  *   socket. Hearth starts nothing and writes no CNI or registry hosts
  *   configuration: that containerd brings its own (see USAGE in hearth.ts).
- * - `cri` alone (the default; root only): the local image registry under DIR/registry with
+ * - Without it (root only): the local image registry under DIR/registry with
  *   every image the cache holds published, the pod network's CNI conflist and
  *   the registry hosts under DIR/containerd (with those of
  *   `--insecure-registry HOST[,HOST…]`), then a ContainerdSupervisor under
@@ -17,6 +17,8 @@
  * deleted under a kept pod would cut it off), then the registry (the last
  * thing a pull could need).
  */
+
+import { DEFAULT_SERVICE_CIDR } from "../apiserver/index.js";
 import {
   builtSpecs,
   findSpec,
@@ -44,45 +46,36 @@ import {
 } from "../node/index.js";
 import type { ParsedArgs } from "./args.js";
 
-export type RuntimeChoice =
-  | { kind: "host" }
-  | {
-      kind: "cri";
-      podCIDR: string;
-      serviceCIDR: string;
-      socket?: string;
-      /** Registries its own containerd pulls from without TLS verification. */
-      insecureRegistries?: InsecureRegistry[];
-    };
+export interface RuntimeChoice {
+  podCIDR: string;
+  serviceCIDR: string;
+  socket?: string;
+  /** Registries its own containerd pulls from without TLS verification. */
+  insecureRegistries?: InsecureRegistry[];
+}
 
 /**
- * The Service CIDR with the CRI runtime: ClusterIPs that pods in their own
- * network namespaces can reach (the host runtime's loopback range cannot be
- * DNATed for them). Two Hearths on one machine need different ones.
+ * What `--runtime host` gets: the host-process runtime is gone, and what to
+ * do instead.
  */
-export const DEFAULT_CRI_SERVICE_CIDR = "10.96.0.0/16";
+export const HOST_RUNTIME_GONE =
+  "--runtime host is gone: pods run only as containers through CRI. Run as root (Hearth starts a containerd of its own), or give --containerd-socket PATH of a running containerd, or run the API without pods with --no-node-agent";
 
-/** The runtime flags, checked; containers (`cri`) unless `--runtime host`. */
+/** The runtime flags, checked. */
 export function runtimeChoice(args: ParsedArgs): RuntimeChoice {
   const socket = args.flags.get("containerd-socket");
   const kind = args.flags.get("runtime") ?? "cri";
-  if (kind !== "host" && kind !== "cri")
-    throw new Error(`--runtime must be host or cri, got ${JSON.stringify(kind)}`);
+  if (kind === "host") throw new Error(HOST_RUNTIME_GONE);
+  if (kind !== "cri") throw new Error(`--runtime must be cri, got ${JSON.stringify(kind)}`);
   const insecure = args.flags.get("insecure-registry");
-  if (kind === "host") {
-    if (socket) throw new Error("--containerd-socket needs --runtime cri");
-    if (insecure !== undefined) throw new Error("--insecure-registry needs --runtime cri");
-    return { kind };
-  }
   if (insecure !== undefined && socket)
     throw new Error(
       "--insecure-registry configures the containerd Hearth runs itself; with --containerd-socket, configure that containerd's registry hosts",
     );
   const podCIDR = parsePodCidr(args.flags.get("pod-cidr") ?? DEFAULT_CRI_POD_CIDR).subnet;
-  const serviceCIDR = args.flags.get("service-cidr") ?? DEFAULT_CRI_SERVICE_CIDR;
+  const serviceCIDR = args.flags.get("service-cidr") ?? DEFAULT_SERVICE_CIDR;
   const insecureRegistries = insecure?.split(",").map(parseInsecureRegistry);
   return {
-    kind,
     podCIDR,
     serviceCIDR,
     ...(socket ? { socket } : {}),
@@ -92,7 +85,7 @@ export function runtimeChoice(args: ParsedArgs): RuntimeChoice {
 
 /** Throws the clear refusal (root, the containerd binary) before anything starts. */
 export function checkRuntimeCanStart(choice: RuntimeChoice): void {
-  if (choice.kind === "cri" && choice.socket === undefined) checkCanRun("containerd");
+  if (choice.socket === undefined) checkCanRun("containerd");
 }
 
 /** A started runtime: what the agent is given, and the stop that follows the agent's. */
@@ -101,8 +94,6 @@ export interface ContainerRuntime {
   /** Stops what this started, in order; call once the agent has stopped. */
   stop(): Promise<void>;
 }
-
-const NONE: ContainerRuntime = { stop: async () => {} };
 
 /**
  * Publishes every image the cache holds under `library/<name>:<tag>` and
@@ -129,7 +120,6 @@ export async function startContainerRuntime(
   dataDir: string,
   log: (msg: string, err?: unknown) => void,
 ): Promise<ContainerRuntime> {
-  if (choice.kind === "host") return NONE;
   if (choice.socket !== undefined) {
     const sup = new ContainerdSupervisor({
       dataDir,

@@ -1,16 +1,15 @@
 /**
  * The node agent from the command line: `hearth node --kubeconfig FILE
- * [--data-dir DIR] [--node-name NAME] [--node-ip ADDR] [--pod-cidr CIDR] [--image-table FILE]
- * [--runtime host|cri] [--containerd-socket PATH] [--insecure-registry HOST[,HOST]]
+ * [--data-dir DIR] [--node-name NAME] [--node-ip ADDR] [--pod-cidr CIDR]
+ * [--containerd-socket PATH] [--insecure-registry HOST[,HOST]]
  * [--crashloop-backoff-base-ms N] [--keep-workloads]` runs a standalone agent
- * against any apiserver, with the node's service proxy (each Service's
- * ClusterIP:port forwarded to its ready endpoints, in kube-proxy's place);
- * `hearth up` starts both with the same flags. SIGTERM stops the proxy's
- * listeners, and the pods gracefully unless `--keep-workloads` leaves them
- * running for the next agent to adopt. The container runtime (containerd,
- * the local registry, the pod network) is container-runtime.ts's. With
- * `--runtime cri` on a containerd of its own, the node also routes the other
- * Nodes' pod CIDRs to their InternalIPs (`--node-ip` is this node's).
+ * against any apiserver, with the node's Services in nftables (kube-proxy's
+ * nftables mode); `hearth up` starts both with the same flags. SIGTERM stops
+ * the pods gracefully unless `--keep-workloads` leaves them running for the
+ * next agent to adopt. The container runtime (containerd, the local registry,
+ * the pod network) is container-runtime.ts's. On a containerd of its own, the
+ * node also routes the other Nodes' pod CIDRs to their InternalIPs
+ * (`--node-ip` is this node's).
  */
 import { mkdirSync } from "node:fs";
 import { isIPv4 } from "node:net";
@@ -21,16 +20,14 @@ import {
   type AgentOptions,
   bridgeName,
   defaultNodeName,
-  ImageTable,
   NodeAgent,
   registerPodRoutes,
-  registerServiceProxy,
   registerServiceRules,
-  type ServiceProxy,
   tableNameFor,
 } from "../node/index.js";
 import { intFlag, type ParsedArgs, parseArgs } from "./args.js";
 import {
+  type ContainerRuntime,
   checkRuntimeCanStart,
   type RuntimeChoice,
   runtimeChoice,
@@ -45,11 +42,9 @@ export function agentOptions(
   dataDir: string,
   log: (msg: string, err?: unknown) => void,
 ): AgentOptions {
-  const table = args.flags.get("image-table");
   const base = args.flags.get("crashloop-backoff-base-ms");
   const name = args.flags.get("node-name");
-  const runtime = runtimeChoice(args);
-  const cidr = runtime.kind === "cri" ? runtime.podCIDR : args.flags.get("pod-cidr");
+  const { podCIDR } = runtimeChoice(args);
   const nodeIP = nodeIPFlag(args);
   return {
     dataDir,
@@ -57,8 +52,7 @@ export function agentOptions(
     keepWorkloads: args.flags.get("keep-workloads") === "true",
     ...(name ? { nodeName: name } : {}),
     ...(nodeIP ? { nodeIP } : {}),
-    ...(cidr ? { podCIDR: cidr } : {}),
-    ...(table ? { images: ImageTable.load(resolve(table)) } : {}),
+    podCIDR,
     ...(base
       ? {
           crashBackoff: {
@@ -78,45 +72,42 @@ export function nodeIPFlag(args: ParsedArgs): string | undefined {
   return ip;
 }
 
-/** A node's agent and its Services (proxy or nftables rules), running until their signal aborts. */
+/** A node's agent and its Services' nftables rules, running until their signal aborts. */
 export interface RunningNode {
   agent: NodeAgent;
-  /** The userspace proxy of the host runtime (none on CRI: the kernel serves Services). */
-  proxy?: Pick<ServiceProxy, "addresses">;
   /** Resolves once both have stopped (and the pods, unless kept). */
   stopped(): Promise<void>;
 }
 
 /**
- * Starts the container runtime, then an agent on it with the service proxy on
- * the agent's Manager; resolves once the Node is registered. The Manager, and
- * so the proxy, starts only once the Node is (a failed start leaves nothing
- * listening). The runtime stops after the agent.
+ * Starts the container runtime, then an agent on it with the Service rules
+ * and pod routes on the agent's Manager; resolves once the Node is
+ * registered. The Manager, and so the rules, starts only once the Node is.
+ * The runtime stops after the agent. Without `runtime`, the agent runs on the
+ * CRI socket of `options.cri` alone (a containerd someone else started and
+ * networks; tests of the agent) and nothing else is set up.
  */
 export async function startNodeAgent(
   client: Client,
   options: AgentOptions,
   signal: AbortSignal,
-  runtime: RuntimeChoice = { kind: "host" },
+  runtime?: RuntimeChoice,
 ): Promise<RunningNode> {
   mkdirSync(options.dataDir, { recursive: true });
-  const containers = await startContainerRuntime(
-    runtime,
-    options.dataDir,
-    options.log ?? (() => {}),
-  );
+  const containers: ContainerRuntime = runtime
+    ? await startContainerRuntime(runtime, options.dataDir, options.log ?? (() => {}))
+    : { stop: async () => {} };
   try {
     const agent = new NodeAgent(client, {
       ...options,
       ...(containers.cri ? { cri: containers.cri } : {}),
     });
-    let proxy: Pick<ServiceProxy, "addresses"> | undefined;
     const nodeName = options.nodeName ?? defaultNodeName();
     const warn = (msg: string) => options.log?.(msg);
     // A containerd of its own: the pod network is Hearth's bridge, kept to itself
     // but for the routes to the other nodes' pods.
-    const ownNetwork = runtime.kind === "cri" && runtime.socket === undefined;
-    if (runtime.kind === "cri")
+    const ownNetwork = runtime !== undefined && runtime.socket === undefined;
+    if (runtime)
       registerServiceRules(agent.manager, {
         table: tableNameFor(options.dataDir),
         podCIDR: runtime.podCIDR,
@@ -126,19 +117,17 @@ export async function startNodeAgent(
         ...(ownNetwork ? { podBridge: bridgeName(options.dataDir) } : {}),
         warn,
       });
-    if (runtime.kind === "cri" && ownNetwork)
+    if (ownNetwork)
       registerPodRoutes(agent.manager, {
         name: nodeName,
         podCIDR: runtime.podCIDR,
         dataDir: options.dataDir,
         warn,
       });
-    else if (runtime.kind === "host") proxy = registerServiceProxy(agent.manager);
     await agent.start(signal);
     let stopped: Promise<void> | undefined;
     return {
       agent,
-      ...(proxy ? { proxy } : {}),
       stopped: () => (stopped ??= agent.stopped().then(() => containers.stop())),
     };
   } catch (e) {

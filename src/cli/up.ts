@@ -1,7 +1,7 @@
 /**
  * `hearth up [--data-dir DIR] [--port N] [--token-auth-file FILE]
  * [--volume-pool-size 100Gi] [--pod-cidr CIDR] [--service-cidr CIDR] [--node-name NAME] [--node-ip ADDR]
- * [--runtime host|cri] [--containerd-socket PATH] [--insecure-registry HOST[,HOST]]
+ * [--containerd-socket PATH] [--insecure-registry HOST[,HOST]]
  * [--keep-workloads] [--no-node-agent]
  * [--node-monitor-grace-period 40s]
  * [--etcd-servers URL[,URL] and the other etcd flags of `apiserver.ts`]`: runs the
@@ -12,9 +12,9 @@
  * DIR/pki/sa.key; RBAC decides what they may do. Prints one line when ready;
  * SIGTERM or SIGINT stop it cleanly. One node agent (`node.ts`) runs this
  * machine's pods under DIR/pods; it stops them on SIGTERM unless
- * `--keep-workloads`. With it runs the node's service proxy, listening on each
- * Service's ClusterIP:port (`--no-node-agent`: neither runs); with `--runtime
- * cri`, on a containerd of its own (container-runtime.ts). `--node-ip` is the
+ * `--keep-workloads`; with it the node's Services in nftables, and a
+ * containerd of its own (container-runtime.ts); `--no-node-agent`: none of
+ * them runs, and no root is needed. `--node-ip` is the
  * node's InternalIP (where other nodes route its pod CIDR) and goes into a new
  * serving certificate, with `--host` (where the API listens), so that a `hearth
  * node` elsewhere can reach the API at that address.
@@ -43,7 +43,7 @@ export async function up(argv: string[]): Promise<void> {
   if (args.flags.get("no-node-agent") !== "true") checkRuntimeCanStart(runtime);
   const nodeIP = nodeIPFlag(args);
   // The apiserver hands out ClusterIPs from the range the node's nftables rules serve.
-  if (runtime.kind === "cri") args.flags.set("service-cidr", runtime.serviceCIDR);
+  args.flags.set("service-cidr", runtime.serviceCIDR);
   const ids = platformIdentities();
   const definitions = checkedInDefinitions();
   let platformClient: Client | undefined;
@@ -81,7 +81,7 @@ export async function up(argv: string[]): Promise<void> {
     nodeMonitorGracePeriodMs: durationFlag(args, "node-monitor-grace-period", "40s"),
   });
 
-  // One node agent runs this machine's pods (under DIR/pods), and its service proxy.
+  // One node agent runs this machine's pods (under DIR/pods), and its Service rules.
   const nodeStop = new AbortController();
   const nodeClient = createHttpClient({
     server: server_url,
@@ -122,7 +122,7 @@ export async function up(argv: string[]): Promise<void> {
     stopping = true;
     log.info({ signal }, "stopping");
     // The node first: it stops the pods (unless --keep-workloads) while the API still
-    // answers, and closes the proxy's listeners, before its client closes.
+    // answers, and removes its Service rules, before its client closes.
     nodeStop.abort();
     await node?.stopped();
     nodeClient.close();

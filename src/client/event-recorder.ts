@@ -181,3 +181,20 @@ export class EventRecorder {
     if (this.seen.size > MAX_SEEN) this.seen.delete(this.seen.keys().next().value!);
   }
 }
+
+/**
+ * A controller's recorder: failed writes logged as `<component>: recording an
+ * event failed`, event times read from the controller's clock (epoch ms).
+ */
+export function controllerRecorder(
+  client: Pick<Writer, "create" | "patch">,
+  component: string,
+  log: (msg: string, err?: unknown) => void,
+  now: () => number,
+): EventRecorder {
+  return new EventRecorder(client, {
+    component,
+    onError: (e) => log(`${component}: recording an event failed`, e),
+    now: () => new Date(now()),
+  });
+}

@@ -5,6 +5,7 @@
 export { errorText, getOptional, ignoreNotFound, isNotFound, refOf } from "./call-helpers.js";
 export { DiscoveryMapper, kindTable } from "./discovery-mapper.js";
 export {
+  controllerRecorder,
   EventRecorder,
   type EventRecorderOptions,
   type EventType,

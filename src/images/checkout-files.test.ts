@@ -82,14 +82,14 @@ describe("appFiles", () => {
       "dist/test/support/hearth-process.js",
       "src/main/hearth.ts",
       "src/node/cri/api.proto",
-      "config/images.json",
+      "config/apps/redis/definition.yaml",
       "config/apps/etcd/definition.yaml",
       "README.md",
     ])
       write(f);
     assert.deepEqual(appFiles(dir), [
       "config/apps/etcd/definition.yaml",
-      "config/images.json",
+      "config/apps/redis/definition.yaml",
       "dist/src/api/kinds.json",
       "dist/src/main/hearth.js",
       "package.json",

@@ -79,7 +79,7 @@ describe("buildCheckoutImage", {
     write("dist/src/main/hearth.js", "console.log('hearth')");
     write("dist/src/main/hearth.test.js", "test");
     write("dist/test/e2e/x.test.js", "test");
-    write("config/images.json", "{}");
+    write("config/apps/x/definition.yaml", "{}");
     write("src/node/cri/api.proto", 'syntax = "proto3";');
     const empty = join(dir, "empty");
     mkdirSync(empty);
@@ -112,7 +112,7 @@ describe("buildCheckoutImage", {
     assert.equal(statSync(join(fs, "usr/local/bin/node")).mode & 0o777, 0o755);
     for (const p of [
       "opt/hearth/dist/src/main/hearth.js",
-      "opt/hearth/config/images.json",
+      "opt/hearth/config/apps/x/definition.yaml",
       "opt/hearth/package.json",
       "opt/hearth/src/node/cri/api.proto",
       "opt/hearth/node_modules/a/index.js",

@@ -9,14 +9,14 @@ const USAGE = `usage: hearth <command> [flags]
 commands:
   up [--data-dir DIR] [--port N] [--host ADDR]   run the platform (defaults ./.hearth, 6443)
      [--pod-cidr CIDR] [--node-name NAME] [--node-ip ADDR] [--keep-workloads] [--no-node-agent]
-     [--runtime host|cri] [--containerd-socket PATH]   (see "container runtime" below)
+     [--containerd-socket PATH]                  (see "container runtime" below)
      [--insecure-registry HOST[,HOST…]]
      [--etcd-servers URL[,URL…] --etcd-prefix P --etcd-cafile F --etcd-certfile F --etcd-keyfile F]
   apiserver --etcd-servers URL[,URL…]            only the API server, on etcd (same etcd flags;
      [--data-dir DIR] [--port N] [--host ADDR]    several may share one etcd and one DIR/pki)
   node --kubeconfig FILE [--data-dir DIR]        run a node agent against an apiserver
-     [--node-name NAME] [--node-ip ADDR] [--pod-cidr CIDR] [--image-table FILE] [--keep-workloads]
-     [--runtime host|cri] [--containerd-socket PATH] [--insecure-registry HOST[,HOST…]]
+     [--node-name NAME] [--node-ip ADDR] [--pod-cidr CIDR] [--keep-workloads]
+     [--containerd-socket PATH] [--insecure-registry HOST[,HOST…]]
   etcd-defrag --endpoints URL[,URL…]             defragment etcd members a CEL rule matches
      [--cacert F --cert F --key F] [--cluster] [--defrag-rule EXPR] [--compaction]
      [--etcd-storage-quota-bytes N] [--dry-run]
@@ -25,21 +25,21 @@ commands:
   images serve [--data-dir DIR] [--port N]       the local registry (DIR/registry) with them published
 
 container runtime (up, node):
-  --runtime cri          (the default) pods are containers: as root, Hearth runs its own containerd under
+  pods are containers through CRI (--runtime cri may be given; there is no other runtime)
+  (by default)           as root, Hearth runs its own containerd under
                          DIR/containerd, the local registry (DIR/registry) with the built images
                          as a mirror of docker.io and registry.k8s.io, and a CNI bridge for the
                          pod CIDR (--pod-cidr, default ${DEFAULT_CRI_POD_CIDR}; give each Hearth its own)
-  --insecure-registry H  with --runtime cri: registries (HOST[:PORT], comma-separated) that its
+  --insecure-registry H  with its own containerd: registries (HOST[:PORT], comma-separated) that its
                          containerd pulls from over plain HTTP; https://HOST[:PORT] for TLS
                          without verifying the certificate
-  --containerd-socket P  use the containerd already serving CRI on P (implies --runtime cri);
+  --containerd-socket P  use the containerd already serving CRI on P;
                          Hearth starts none and writes no configuration: that containerd needs
                          its CRI plugin enabled, a CNI network for the node's pod CIDR, its
                          sandbox image pullable, and registry mirrors for offline images
-  --runtime host         pods are host processes under bubblewrap with loopback IPs, from the
-                         image table (config/images.json): no isolation; for machines without root
+  --no-node-agent        (up) the API and the platform without pods: needs neither root nor containerd
   --node-ip ADDR         the Node's InternalIP (default 127.0.0.1): its log endpoint listens
-                         there, and with --runtime cri every other node routes this node's pod
+                         there, and every other node routes this node's pod
                          CIDR to it (and it theirs to them); \`up\` adds it to a new serving
                          certificate, and --host ADDR is where \`up\` serves the API
 `;

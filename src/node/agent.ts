@@ -2,10 +2,10 @@
  * The node agent (`hearth node`, and one inside `hearth up`): registers this
  * machine as a Node, heartbeats through its Lease, serves container logs and
  * resource usage (the Summary API, resource metrics) to the apiserver, and
- * runs the pods bound to it on its pod runtime (containers through CRI, or
- * host processes under bubblewrap): one reconciler on the
+ * runs the pods bound to it as containers through CRI: one reconciler on the
  * node's own Manager, `for(Pod)` scoped by the field selector
- * `spec.nodeName=<name>` (the node's service proxy shares the Manager). On start
+ * `spec.nodeName=<name>` (the node's Service rules and pod routes share the
+ * Manager). On start
  * it adopts what a previous agent left running (from the runtime); when its
  * signal aborts it stops the pods gracefully, or leaves them running with
  * `keepWorkloads` for the next agent to adopt.
@@ -14,21 +14,19 @@ import { randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import type { KubeObject, Node, Pod } from "../api/index.js";
 import { type Client, EventRecorder, getOptional } from "../client/index.js";
-import { delay, Manager, requestFromKey, type Scope, untilAborted } from "../runtime/index.js";
+import { delay, Manager, requestFromKey, untilAborted } from "../runtime/index.js";
 import { CrashLoopBackoff } from "./backoff.js";
 import { CriRuntime } from "./cri-runtime.js";
-import { HostRuntime } from "./host-runtime.js";
-import { IpAllocator, parseCidr } from "./ip-allocator.js";
 import { logLookup } from "./log-lookup.js";
 import { LogServer } from "./log-server.js";
 import { capacity } from "./node-object.js";
 import { heartbeat, registerNode } from "./node-registration.js";
-import { type AgentOptions, type ResolvedOptions, withDefaults } from "./options.js";
+import { type AgentOptions, withDefaults } from "./options.js";
 import { PodReconciler } from "./pod-reconciler.js";
 import type { PodRuntime } from "./pod-runtime.js";
+import { podsOf } from "./pod-scope.js";
 import { PodDirs } from "./pod-state.js";
 import { PodWorker } from "./pod-worker.js";
-import { hostLayout } from "./sandbox.js";
 import { measuredPods, NodeStats, readNodeUsage } from "./stats/index.js";
 import type { ObjectKind, WorkerDeps } from "./worker-deps.js";
 
@@ -41,17 +39,12 @@ const API_VERSIONS: Record<ObjectKind, string> = {
 
 const POD = { apiVersion: "v1", kind: "Pod" };
 
-/** The scope of the agent's pod informer: only the pods bound to `nodeName`. */
-export function podsOf(nodeName: string): { scope: Scope } {
-  return { scope: { fieldSelector: `spec.nodeName=${nodeName}` } };
-}
-
 export class NodeAgent {
   readonly workers = new Map<string, PodWorker>();
   /**
    * The node's own Manager (its identity, its client): the pod controller and
    * the agent's loops run on it; build the node's other controllers (the
-   * service proxy) on it before `start`.
+   * Service rules, the pod routes) on it before `start`.
    */
   readonly manager: Manager;
   private done?: Promise<void>;
@@ -75,10 +68,21 @@ export class NodeAgent {
     const o = withDefaults(this.options);
     setMaxListeners(0, signal);
     const dirs = new PodDirs(o.dataDir);
-    const runtime = await podRuntime(o, dirs);
+    if (!o.cri)
+      throw new Error(
+        "the node agent needs a container runtime: give it the CRI socket of a containerd (cri.socket)",
+      );
+    const runtime = await CriRuntime.connect({
+      socket: o.cri.socket,
+      dirs,
+      hostIP: o.nodeIP,
+      pullBackoff: o.crashBackoff,
+      log: o.log,
+    });
     this.runtime = runtime;
+    let runtimeVersion: string;
     try {
-      await runtime.check();
+      runtimeVersion = await runtime.check();
     } catch (e) {
       runtime.close();
       throw e;
@@ -134,9 +138,16 @@ export class NodeAgent {
       },
       o.log,
     );
-    const logs = new LogServer(logLookup(this.workers, dirs, runtime.logFormat), token, { stats });
+    const logs = new LogServer(logLookup(this.workers, dirs), token, { stats });
     let node: Node;
-    const facts = { name: o.nodeName, podCIDR: o.podCIDR, port: 0, token, internalIP: o.nodeIP };
+    const facts = {
+      name: o.nodeName,
+      podCIDR: o.podCIDR,
+      port: 0,
+      token,
+      internalIP: o.nodeIP,
+      runtimeVersion,
+    };
     try {
       // Before the Manager: the Node names the log port. It closes when the Manager's signal aborts.
       this.port = facts.port = await logs.start(loops.signal, o.port, o.nodeIP);
@@ -183,7 +194,7 @@ export class NodeAgent {
     return getOptional(this.client, { apiVersion: API_VERSIONS[kind], kind, name, namespace });
   }
 
-  /** Notices exits and new pids of every run; samples log sizes for timestamps. */
+  /** Notices the exits of every run. */
   private async pollLoop(
     ms: number,
     enqueue: (key: string) => void,
@@ -191,18 +202,15 @@ export class NodeAgent {
   ): Promise<void> {
     while (!signal.aborted) {
       await this.runtime?.refresh().catch(() => {});
-      for (const w of this.workers.values()) {
-        if (w.poll()) enqueue(w.key);
-        w.sampleLogs();
-      }
+      for (const w of this.workers.values()) if (w.poll()) enqueue(w.key);
       await delay(ms, signal);
     }
   }
 
   /**
    * Stops every pod's runs gracefully (each with its grace period), then has
-   * the runtime free what it holds for them (CRI: sandboxes and their
-   * network). Gives up, saying so, if some process outlives SIGKILL by 10 s
+   * the runtime free what it holds for them (sandboxes and their network).
+   * Gives up, saying so, if some process outlives SIGKILL by 10 s
    * (one stuck in the kernel): shutdown must finish.
    */
   private async stopAll(log: (msg: string, err?: unknown) => void): Promise<void> {
@@ -229,23 +237,4 @@ export class NodeAgent {
       await delay(100, idle.signal);
     }
   }
-}
-
-/** Containers through CRI when a runtime socket is given, else host processes under bubblewrap. */
-async function podRuntime(o: ResolvedOptions, dirs: PodDirs): Promise<PodRuntime> {
-  if (o.cri)
-    return CriRuntime.connect({
-      socket: o.cri.socket,
-      dirs,
-      hostIP: o.nodeIP,
-      pullBackoff: o.crashBackoff,
-      log: o.log,
-    });
-  return new HostRuntime({
-    dirs,
-    images: o.images,
-    ips: new IpAllocator(parseCidr(o.podCIDR)),
-    layout: hostLayout(),
-    bwrap: o.bwrap,
-  });
 }

@@ -1,8 +1,7 @@
 /**
- * What every runtime's start of a container shares: the pod's hostname, the
- * kubelet-managed `/etc/hosts` (and `/etc/hostname` where the runtime does not
- * write it), and recording the next run of a container in the pod's state
- * before it starts (attempt n+1, restartCount+1, the run before kept as
+ * What a start of a container needs of the agent: the pod's hostname, the
+ * kubelet-managed `/etc/hosts` (the runtime writes `/etc/hostname`), and
+ * recording the next run of a container in the pod's state before it starts (attempt n+1, restartCount+1, the run before kept as
  * `previous`), so that an agent that dies in between leaves a record the next
  * one can make sense of.
  */
@@ -11,24 +10,16 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Container, Pod } from "../api/index.js";
 import { rfc3339 } from "../api/index.js";
+import type { Mount } from "./mount.js";
 import type { PodDirs, PodState, RunRecord } from "./pod-state.js";
-import type { Mount } from "./sandbox.js";
 
 /** The pod's hostname: `spec.hostname`, else its name (at most 63 characters). */
 export function podHostname(pod: Pod): string {
   return pod.spec.hostname || (pod.metadata.name ?? "").slice(0, 63).replace(/[-.]+$/, "");
 }
 
-/**
- * Writes the pod's `/etc/hosts` (kubelet's managed file) and, with
- * `hostname`, `/etc/hostname`; returns their binds.
- */
-export function writeEtcFiles(
-  dirs: PodDirs,
-  pod: Pod,
-  podIP: string,
-  opts: { hostname: boolean },
-): Mount[] {
+/** Writes the pod's `/etc/hosts` (kubelet's managed file); returns its bind. */
+export function writeEtcFiles(dirs: PodDirs, pod: Pod, podIP: string): Mount[] {
   const uid = pod.metadata.uid!;
   const host = podHostname(pod);
   const fqdn = pod.spec.subdomain
@@ -36,7 +27,6 @@ export function writeEtcFiles(
     : host;
   const hosts = `# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n${podIP}\t${fqdn}\n`;
   const files: [string, string][] = [["hosts", hosts]];
-  if (opts.hostname) files.push(["hostname", `${host}\n`]);
   return files.map(([name, text]) => {
     const file = dirs.etc(uid, name);
     mkdirSync(dirname(file), { recursive: true });

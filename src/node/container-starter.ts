@@ -11,7 +11,7 @@ import { goDuration } from "./backoff.js";
 import { podHostname, recordRun, writeEtcFiles } from "./container-start.js";
 import type { EnvContext } from "./env.js";
 import { startProber } from "./pod-probes.js";
-import type { StartDecision, StartPlan } from "./pod-runtime.js";
+import type { StartDecision } from "./pod-runtime.js";
 import type { PodState, RunRecord } from "./pod-state.js";
 import type { Waiting } from "./pod-view.js";
 import type { ContainerProber } from "./prober.js";
@@ -56,11 +56,8 @@ export class ContainerStarter {
   }
 
   private plan(pod: Pod, c: Container, volumes: Volumes): Promise<StartDecision> {
-    const runtime = this.deps.runtime;
-    const etcMounts = writeEtcFiles(this.deps.dirs, pod, this.state.podIP, {
-      hostname: !runtime.writesHostname,
-    });
-    return runtime.plan({
+    const etcMounts = writeEtcFiles(this.deps.dirs, pod, this.state.podIP);
+    return this.deps.runtime.plan({
       pod,
       container: c,
       env: this.envContext(pod),
@@ -70,25 +67,16 @@ export class ContainerStarter {
     });
   }
 
-  private prober(
-    pod: Pod,
-    c: Container,
-    run: RunRecord,
-    plan: StartPlan | undefined,
-    adopted: boolean,
-  ) {
+  private prober(pod: Pod, c: Container, run: RunRecord, adopted: boolean) {
     const exec = (command: string[], timeoutMs: number) =>
-      this.deps.runtime.exec(pod, run, plan, command, timeoutMs);
+      this.deps.runtime.exec(run, command, timeoutMs);
     this.probers.set(c.name, startProber(this.deps, pod, c, this.state.podIP, exec, adopted));
   }
 
   /** A live run this agent did not start: watch it with fresh probes. */
-  async adopt(pod: Pod, c: Container, volumes: Volumes): Promise<void> {
+  adopt(pod: Pod, c: Container): void {
     const run = this.state.containers[c.name]?.current;
-    if (!run) return;
-    // Exec probes that need the plan (env, mounts) get one; a plan that fails now runs them bare.
-    const decision = this.deps.runtime.execNeedsPlan ? await this.plan(pod, c, volumes) : undefined;
-    this.prober(pod, c, run, decision?.ok ? decision.plan : undefined, true);
+    if (run) this.prober(pod, c, run, true);
   }
 
   /** Starts `c` (again) unless it must wait out its backoff; returns ms until the next look. */
@@ -122,10 +110,7 @@ export class ContainerStarter {
     this.waiting.delete(c.name);
     const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
     const run = recordRun(this.state, c);
-    this.deps.runtime.save(this.state);
-    await this.deps.runtime.start(this.state, pod, c, decision.plan, run, () =>
-      this.deps.enqueue(key),
-    );
+    await this.deps.runtime.start(this.state, pod, c, decision.plan, run);
     if (run.exit) {
       // The runtime could not start it: the exit is recorded; the pod's next sync restarts it per policy.
       this.once(
@@ -139,7 +124,7 @@ export class ContainerStarter {
     }
     this.deps.event(pod, "Normal", "Created", `Created container ${c.name}`);
     this.deps.event(pod, "Normal", "Started", `Started container ${c.name}`);
-    this.prober(pod, c, run, decision.plan, false);
+    this.prober(pod, c, run, false);
     return undefined;
   }
 }

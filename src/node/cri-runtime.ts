@@ -20,7 +20,6 @@ import { join } from "node:path";
 import { type Container, NotFoundError, type Pod, TimeoutError } from "../api/index.js";
 import type { BackoffOptions } from "./backoff.js";
 import { DEFAULT_CRASH_BACKOFF } from "./backoff.js";
-import type { Observation } from "./container-process.js";
 import {
   CONTAINER_NAME_LABEL,
   type ContainerStatus,
@@ -37,7 +36,13 @@ import { criPodUsage } from "./cri-stats.js";
 import { containerEnv } from "./env.js";
 import { expand } from "./expansion.js";
 import { ContainerConfigError } from "./field-ref.js";
-import type { PlanInput, PodRuntime, StartDecision, StartPlan } from "./pod-runtime.js";
+import type {
+  Observation,
+  PlanInput,
+  PodRuntime,
+  StartDecision,
+  StartPlan,
+} from "./pod-runtime.js";
 import type { ExitRecord, PodDirs, PodState, RunRecord } from "./pod-state.js";
 import type { ProbeResult } from "./probes.js";
 import type { PodUsage } from "./stats/index.js";
@@ -75,9 +80,6 @@ function exitOf(s: ContainerStatus): ExitRecord {
 }
 
 export class CriRuntime implements PodRuntime {
-  readonly logFormat = "cri";
-  readonly execNeedsPlan = false;
-  readonly writesHostname = true;
   private readonly images: ImagePuller;
   /** Every container the runtime listed at the last refresh, by id. */
   private containers = new Map<string, CriContainer>();
@@ -103,9 +105,10 @@ export class CriRuntime implements PodRuntime {
     return new CriRuntime(await CriClient.connect(o.socket), o);
   }
 
-  async check(): Promise<void> {
+  async check(): Promise<string> {
     try {
-      await this.cri.version({ timeoutMs: 10_000 });
+      const v = await this.cri.version({ timeoutMs: 10_000 });
+      return `${v.runtimeName}://${v.runtimeVersion}`;
     } catch (e) {
       throw new Error(
         `cannot reach the container runtime on ${this.o.socket}: ${(e as Error).message}`,
@@ -186,9 +189,6 @@ export class CriRuntime implements PodRuntime {
     };
   }
 
-  /** The runtime holds the state: nothing to write. */
-  save(): void {}
-
   refresh(): Promise<void> {
     this.refreshing ??= this.list().finally(() => {
       this.refreshing = undefined;
@@ -209,7 +209,7 @@ export class CriRuntime implements PodRuntime {
     for (const id of this.exited.keys()) if (!this.containers.has(id)) this.exited.delete(id);
   }
 
-  observe(_state: PodState, _name: string, run: RunRecord): Observation {
+  observe(run: RunRecord): Observation {
     if (run.exit) return "exited";
     // Being created by this agent: running as far as the worker is concerned.
     if (!run.containerId) return "running";
@@ -343,13 +343,7 @@ export class CriRuntime implements PodRuntime {
     return true;
   }
 
-  async exec(
-    _pod: Pod,
-    run: RunRecord,
-    _plan: StartPlan | undefined,
-    command: string[],
-    timeoutMs: number,
-  ): Promise<ProbeResult> {
+  async exec(run: RunRecord, command: string[], timeoutMs: number): Promise<ProbeResult> {
     if (!run.containerId) return { ok: false, message: "the container is not created yet" };
     const seconds = Math.max(1, Math.ceil(timeoutMs / 1000));
     try {

@@ -1,13 +1,12 @@
 /**
- * The node agent: runs the Pods bound to this node as sandboxed processes
- * (bubblewrap), each on its own loopback IP, with volumes, probes, restarts
- * and logs, and adopts them after its own restart; and the service proxy that
- * forwards each Service's ClusterIP:port to its ready endpoints. See
- * docs/node-agent.md and docs/services-and-scheduling.md. Not wired yet: the
- * CRI client and the containerd supervisor pods will run on, and the Service
- * rules in nftables that will replace the userspace proxy (issue 14).
+ * The node agent: runs the Pods bound to this node as containers through CRI
+ * on a containerd (its own, supervised, or one it is pointed at), each in its
+ * own network namespace on the node's pod CIDR, with volumes, probes,
+ * restarts and logs, and adopts them after its own restart; the node's
+ * Services as nftables rules (kube-proxy's nftables mode) and the routes to
+ * other nodes' pod CIDRs. See docs/node-agent.md and docs/networking.md.
  */
-export { NodeAgent, podsOf } from "./agent.js";
+export { NodeAgent } from "./agent.js";
 export {
   bridgeName,
   type ContainerdOptions,
@@ -32,9 +31,8 @@ export {
   type PodSandboxConfig,
 } from "./cri/index.js";
 export { readCriLog } from "./cri-log.js";
-export { DEFAULT_IMAGE_TABLE, HEARTH_ROOT, ImageTable } from "./image-table.js";
+export { HEARTH_ROOT } from "./hearth-root.js";
 export {
-  type LogFormat,
   type LogLookup,
   LogServer,
   type LogServerOptions,
@@ -55,10 +53,10 @@ export {
 export {
   type AgentOptions,
   type CriAgentOptions,
-  DEFAULT_POD_CIDR,
   defaultNodeName,
 } from "./options.js";
-export { loadState, PodDirs, type PodState } from "./pod-state.js";
+export { podsOf } from "./pod-scope.js";
+export { PodDirs, type PodState } from "./pod-state.js";
 export { isRunning, readStat, signalGroup } from "./proc.js";
 export {
   HEARTH_ROUTE_PROTOCOL,
@@ -69,5 +67,4 @@ export {
   registerPodRoutes,
   routeInventoryPath,
 } from "./routes/index.js";
-export { registerServiceProxy, type ServiceProxy, startServiceProxy } from "./service-proxy.js";
 export type { Summary, SummaryJson } from "./stats/index.js";

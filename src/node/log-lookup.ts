@@ -1,19 +1,13 @@
 /**
  * Finds the log file a `containerLogs` request names: the pod's worker (the
  * newest one under that name), the container's current run, or with
- * `previous` the run before it; kube's wording when there is none. `format`
- * says how the runtime writes its logs: "raw" for bwrap runs, "cri" for
- * containers of a CRI runtime.
+ * `previous` the run before it; kube's wording when there is none.
  */
-import type { LogFormat, LogLookup } from "./log-server.js";
+import type { LogLookup } from "./log-server.js";
 import type { PodDirs } from "./pod-state.js";
 import type { PodWorker } from "./pod-worker.js";
 
-export function logLookup(
-  workers: Map<string, PodWorker>,
-  dirs: PodDirs,
-  format: LogFormat = "raw",
-): LogLookup {
+export function logLookup(workers: Map<string, PodWorker>, dirs: PodDirs): LogLookup {
   return (namespace, pod, container, previous) => {
     const key = `${namespace}/${pod}`;
     const worker = [...workers.values()]
@@ -39,7 +33,6 @@ export function logLookup(
     return {
       ok: true,
       file: dirs.log(worker.uid, container, run.attempt),
-      format,
       done: () => run.exit !== undefined || worker.state.containers[container]?.current !== run,
     };
   };

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { waitFor } from "../../test/support/hearth-process.js";
-import { type LogFormat, LogServer } from "./log-server.js";
+import { LogServer } from "./log-server.js";
 import { type Measurement, NodeStats } from "./stats/index.js";
 
 const TOKEN = "log-token";
@@ -42,9 +42,8 @@ function get(port: number, path: string, token = TOKEN): { reply: Reply; done: P
 describe("log server", () => {
   const dir = mkdtempSync(join(tmpdir(), "hearth-log-server-"));
   const stop = new AbortController();
-  const files: Record<string, { file: string; format?: LogFormat }> = {
-    cri: { file: join(dir, "cri.log"), format: "cri" },
-    plain: { file: join(dir, "cri.log") },
+  const files: Record<string, { file: string }> = {
+    cri: { file: join(dir, "cri.log") },
   };
   let runDone = false;
   let port = 0;
@@ -71,7 +70,7 @@ describe("log server", () => {
     "2025-01-01T00:00:02Z stderr F oops\n" +
     "2025-01-01T00:00:03Z stdout F lo\n";
 
-  it("reads a log by its target's format, raw when none is given", async () => {
+  it("reads a log in the CRI format: its lines, their times, since a time", async () => {
     writeFileSync(files.cri!.file, CRI);
     const cri = await get(port, "/containerLogs/ns/cri/c").done;
     assert.deepEqual([cri.status, cri.text], [200, "oops\nhello\n"]);
@@ -79,8 +78,6 @@ describe("log server", () => {
     assert.equal(stamped.text, "2025-01-01T00:00:01.000000000Z hello\n");
     const since = await get(port, "/containerLogs/ns/cri/c?sinceTime=2025-01-01T00:00:02Z").done;
     assert.equal(since.text, "oops\n");
-    const raw = await get(port, "/containerLogs/ns/plain/c").done;
-    assert.equal(raw.text, CRI, "a target without a format is a raw log");
   });
 
   it("keeps its answers to bad requests", async () => {

@@ -2,9 +2,8 @@
  * The agent's HTTP endpoint, which the apiserver proxies to (the kubelet's
  * port). Container logs for `pods/log`:
  * `GET /containerLogs/<namespace>/<pod>/<container>` with `follow`, `previous`, `tailLines`, `limitBytes`, `sinceSeconds`,
- * `sinceTime`, `timestamps`, as the kubelet serves it. A log is read by the
- * reader of its format: "raw" (a bwrap run's own output, log-reader.ts) or
- * "cri" (the records a CRI runtime writes, cri-log.ts). And, given a
+ * `sinceTime`, `timestamps`, as the kubelet serves it, from the records the
+ * runtime writes in the CRI logging format (cri-log.ts). And, given a
  * NodeStats, resource usage: `GET /stats/summary` (the Summary API's JSON)
  * and `GET /metrics/resource` (Prometheus text), see stats/. It listens on
  * the node's InternalIP only (127.0.0.1 unless `--node-ip` says otherwise)
@@ -15,10 +14,8 @@ import { timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { readCriLog } from "./cri-log.js";
-import { type LogOptions, type LogRead, readRawLog } from "./log-reader.js";
+import type { LogOptions, LogRead } from "./log-reader.js";
 import type { NodeStats } from "./stats/index.js";
-
-export type LogFormat = "raw" | "cri";
 
 const STATS_PATHS = new Set(["/stats/summary", "/metrics/resource"]);
 
@@ -26,17 +23,10 @@ export type LogTarget =
   | {
       ok: true;
       file: string;
-      /** How the file is written; "raw" when not given. */
-      format?: LogFormat;
       /** True once the run has ended (then follow stops at the end). */
       done(): boolean;
     }
   | { ok: false; code: number; message: string };
-
-const READERS: Record<LogFormat, (file: string, opts: LogOptions) => LogRead> = {
-  raw: readRawLog,
-  cri: readCriLog,
-};
 
 export type LogLookup = (
   namespace: string,
@@ -166,7 +156,7 @@ export class LogServer {
       status(res, 400, opts);
       return;
     }
-    const read = READERS[target.format ?? "raw"](target.file, opts);
+    const read = readCriLog(target.file, opts);
     res.writeHead(200, { "Content-Type": "text/plain", "Cache-Control": "no-cache" });
     if (!opts.follow) {
       res.end(read.text);

@@ -46,6 +46,8 @@ export interface NodeFacts {
   token: string;
   /** The InternalIP (default HOST_IP). */
   internalIP?: string;
+  /** `<runtime name>://<version>` as CRI reports it (the kubelet's `containerRuntimeVersion`). */
+  runtimeVersion?: string;
 }
 
 export function readyConditions(now: string, old: NodeCondition[] = []): NodeCondition[] {
@@ -111,7 +113,7 @@ export function nodeObject(f: NodeFacts, now: string, old?: Node): Node {
         bootID: readId("/proc/sys/kernel/random/boot_id"),
         kernelVersion: os.release(),
         osImage: osImage(),
-        containerRuntimeVersion: "hearth-bwrap://0.8",
+        containerRuntimeVersion: f.runtimeVersion ?? "",
         kubeletVersion: KUBELET_VERSION,
         kubeProxyVersion: KUBELET_VERSION,
         operatingSystem: "linux",

@@ -2,7 +2,7 @@
 import os from "node:os";
 import type { Cache } from "../runtime/index.js";
 import { type BackoffOptions, DEFAULT_CRASH_BACKOFF } from "./backoff.js";
-import { ImageTable } from "./image-table.js";
+import { DEFAULT_CRI_POD_CIDR } from "./containerd/index.js";
 import { HOST_IP } from "./node-object.js";
 
 export interface AgentOptions {
@@ -15,9 +15,8 @@ export interface AgentOptions {
   nodeName?: string;
   /** Pods live under `<dataDir>/pods`. */
   dataDir: string;
-  /** Loopback range for pod IPs (default 127.1.0.0/16). */
+  /** The node's pod CIDR, published on its Node (default 10.88.0.0/24, the pod network's). */
   podCIDR?: string;
-  images?: ImageTable;
   crashBackoff?: BackoffOptions;
   /** How often processes are checked for exits, ms (default 500). */
   pollMs?: number;
@@ -28,12 +27,8 @@ export interface AgentOptions {
    * pods see it as `status.hostIP`, and other nodes route this node's pod CIDR to it.
    */
   nodeIP?: string;
-  bwrap?: string;
   heartbeat?: { leaseDurationSeconds: number; renewIntervalMs: number; statusIntervalMs: number };
-  /**
-   * Run pods as containers through CRI on this runtime socket (containerd),
-   * instead of as host processes under bubblewrap.
-   */
+  /** The container runtime the pods run on (containerd's CRI socket); required to start. */
   cri?: CriAgentOptions;
   /** On stop, leave the pods running (for the next agent to adopt). */
   keepWorkloads?: boolean;
@@ -51,8 +46,6 @@ export type ResolvedOptions = Required<Omit<AgentOptions, "log" | "sharedCache" 
   cri?: CriAgentOptions;
 };
 
-export const DEFAULT_POD_CIDR = "127.1.0.0/16";
-
 /** The Node's name when none is given: this machine's hostname, lower-cased. */
 export function defaultNodeName(): string {
   return os.hostname().toLowerCase();
@@ -62,13 +55,11 @@ export function withDefaults(o: AgentOptions): ResolvedOptions {
   return {
     nodeName: o.nodeName ?? defaultNodeName(),
     dataDir: o.dataDir,
-    podCIDR: o.podCIDR ?? DEFAULT_POD_CIDR,
-    images: o.images ?? ImageTable.load(),
+    podCIDR: o.podCIDR ?? DEFAULT_CRI_POD_CIDR,
     crashBackoff: o.crashBackoff ?? DEFAULT_CRASH_BACKOFF,
     pollMs: o.pollMs ?? 500,
     port: o.port ?? 0,
     nodeIP: o.nodeIP ?? HOST_IP,
-    bwrap: o.bwrap ?? "bwrap",
     heartbeat: o.heartbeat ?? {
       leaseDurationSeconds: 40,
       renewIntervalMs: 10_000,

@@ -1,13 +1,10 @@
 /**
- * What the agent keeps on disk per pod, so that a new agent can adopt what an
- * old one started: `DIR/pods/<uid>/state.json` (the pod's IP and start time,
- * and per container its restart count and its current and previous run: bwrap
- * pid, container pid and their start times, exit), and the directory layout
- * around it (logs, bwrap status files, volumes). Writes are atomic (write,
- * then rename), so a crash leaves the old state or the new one.
+ * What the agent knows per pod and its container runs (rebuilt from CRI by
+ * the runtime after a restart; nothing of it is written by the agent), and
+ * the directory layout under `DIR/pods/<uid>`: the containers' logs (written
+ * by the runtime), the volumes and the generated `/etc/hosts`.
  */
 
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export interface ExitRecord {
@@ -22,15 +19,9 @@ export interface ExitRecord {
 export interface RunRecord {
   attempt: number;
   startedAt: string;
-  /** bwrap, the session leader of the spawn. */
-  shimPid?: number;
-  shimStart?: number;
-  /** The container process (bwrap's child), leader of its own session. */
-  pid?: number;
-  pidStart?: number;
-  /** CRI: the runtime's container id (the run's identity there). */
+  /** The runtime's container id (the run's identity); unset while it is being created. */
   containerId?: string;
-  /** CRI: the image the run was created from, by digest (`imageID` in the status). */
+  /** The image the run was created from, by digest (`imageID` in the status). */
   imageID?: string;
   exit?: ExitRecord;
 }
@@ -48,7 +39,7 @@ export interface PodState {
   namespace: string;
   name: string;
   podIP: string;
-  /** CRI: the pod's sandbox. */
+  /** The pod's sandbox. */
   sandboxId?: string;
   startTime: string;
   /** Grace period to use when the pod is stopped without its object (deleted while the agent was down). */
@@ -67,52 +58,16 @@ export class PodDirs {
     return join(this.podsDir, uid);
   }
 
-  state(uid: string): string {
-    return join(this.pod(uid), "state.json");
-  }
-
   log(uid: string, container: string, attempt: number): string {
     return join(this.pod(uid), "logs", container, `${attempt}.log`);
-  }
-
-  status(uid: string, container: string, attempt: number): string {
-    return join(this.pod(uid), "run", container, `${attempt}.status`);
   }
 
   volume(uid: string, name: string): string {
     return join(this.pod(uid), "volumes", name);
   }
 
-  /** Generated files bound into the sandbox (`/etc/hosts`, `/etc/hostname`). */
+  /** Generated files bound into the containers (`/etc/hosts`). */
   etc(uid: string, file: string): string {
     return join(this.pod(uid), "etc", file);
   }
-
-  /** The uids of every pod directory on disk. */
-  listPods(): string[] {
-    try {
-      return readdirSync(this.podsDir, { withFileTypes: true })
-        .filter((d) => d.isDirectory())
-        .map((d) => d.name);
-    } catch {
-      return [];
-    }
-  }
-}
-
-export function loadState(dirs: PodDirs, uid: string): PodState | undefined {
-  try {
-    const state = JSON.parse(readFileSync(dirs.state(uid), "utf8")) as PodState;
-    return state.version === 1 && state.uid === uid ? state : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-export function saveState(dirs: PodDirs, state: PodState): void {
-  const file = dirs.state(state.uid);
-  mkdirSync(dirs.pod(state.uid), { recursive: true });
-  const tmp = `${file}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`);
-  renameSync(tmp, file);
 }

@@ -30,7 +30,7 @@ const exited = (code: number, restartCount = 0): ContainerRecord => ({
 });
 const running = (restartCount = 0): ContainerRecord => ({
   restartCount,
-  current: { attempt: restartCount, startedAt: "2025-01-01T00:00:06Z", pid: 10 },
+  current: { attempt: restartCount, startedAt: "2025-01-01T00:00:06Z", containerId: "c" },
   ...(restartCount
     ? {
         previous: {

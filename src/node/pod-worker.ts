@@ -1,6 +1,6 @@
 /**
- * One pod on this node: its state file, its container runs, probes and
- * waiting reasons. `sync` is level-based: given the pod, it sets up the
+ * One pod on this node: its state (as the runtime reports it), its container
+ * runs, probes and waiting reasons. `sync` is level-based: given the pod, it sets up the
  * volumes, runs the init containers in order and then the containers,
  * restarts what exited per restartPolicy with crash-loop backoff, stops what
  * failed its liveness or startup probe, and stops everything when the pod is
@@ -16,7 +16,6 @@ import {
   type PodStatus,
 } from "../api/index.js";
 import { ContainerStarter, RETRY_MS, type Volumes } from "./container-starter.js";
-import { sampleLog } from "./log-index.js";
 import type { PodState } from "./pod-state.js";
 import type { PodView } from "./pod-status.js";
 import { podView } from "./pod-view.js";
@@ -30,7 +29,6 @@ export class PodWorker {
   readonly key: string;
   private readonly starter: ContainerStarter;
   private readonly reported = new Set<string>();
-  private readonly logSizes = new Map<string, number>();
   private readonly stopper: RunStopper;
   private blocked?: PodView["blocked"];
   private terminal?: PodView["terminal"];
@@ -62,30 +60,19 @@ export class PodWorker {
 
   /**
    * Looks at every current run as the runtime last reported it (see its
-   * `refresh`): learns pids, records exits. True when something changed.
+   * `refresh`): records exits. True when something changed.
    */
   poll(): boolean {
     let changed = false;
     for (const [name, rec] of Object.entries(this.state.containers)) {
       const run = rec.current;
       if (!run || run.exit) continue;
-      const pid = run.pid;
-      const seen = this.deps.runtime.observe(this.state, name, run);
-      if (seen === "exited") this.starter.dropProber(name);
-      if (seen === "exited" || run.pid !== pid) changed = true;
+      if (this.deps.runtime.observe(run) === "exited") {
+        this.starter.dropProber(name);
+        changed = true;
+      }
     }
-    if (changed) this.deps.runtime.save(this.state);
     return changed;
-  }
-
-  /** Samples the size of every live run's raw log (for timestamps; CRI logs carry their own). */
-  sampleLogs(): void {
-    if (this.deps.runtime.logFormat !== "raw") return;
-    for (const [name, rec] of Object.entries(this.state.containers)) {
-      if (!rec.current || rec.current.exit) continue;
-      const file = this.deps.dirs.log(this.uid, name, rec.current.attempt);
-      this.logSizes.set(file, sampleLog(file, this.logSizes.get(file) ?? -1));
-    }
   }
 
   waitingReason(name: string): string | undefined {
@@ -213,7 +200,7 @@ export class PodWorker {
     const run = this.state.containers[c.name]?.current;
     if (run && !run.exit) {
       if (!this.starter.probers.has(c.name) && !this.stopper.isStopping(c.name))
-        await this.starter.adopt(pod, c, volumes);
+        this.starter.adopt(pod, c);
       const kill = this.starter.probers.get(c.name)?.killReason;
       if (kill && !this.stopper.isStopping(c.name)) {
         const probe = kill.startsWith("Liveness") ? c.livenessProbe : c.startupProbe;

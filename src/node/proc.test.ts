@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { describe, it } from "node:test";
-import { isRunning, parseBwrapStatus, parseStat, readStat, signalGroup, signalOf } from "./proc.js";
+import { isRunning, parseStat, readStat, signalGroup } from "./proc.js";
 
 describe("parseStat", () => {
   it("reads state, parents and start time past a command with spaces and parens", () => {
@@ -29,19 +29,5 @@ describe("process identity", () => {
     assert.ok(!isRunning(pid));
     assert.ok(!signalGroup(pid, "SIGKILL"));
     assert.ok(!isRunning(undefined));
-  });
-});
-
-describe("parseBwrapStatus", () => {
-  it("reads the child pid and exit code, ignoring a torn line", () => {
-    assert.deepEqual(parseBwrapStatus('{ "child-pid": 12, "mnt-namespace": 4 }\n{ "exit-co'), {
-      childPid: 12,
-    });
-    assert.deepEqual(parseBwrapStatus('{ "child-pid": 12 }\n{ "exit-code": 143 }\n'), {
-      childPid: 12,
-      exitCode: 143,
-    });
-    assert.equal(signalOf(143), 15);
-    assert.equal(signalOf(1), undefined);
   });
 });

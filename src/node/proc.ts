@@ -1,8 +1,9 @@
 /**
- * What the agent knows about a process from `/proc` and from bwrap's JSON
- * status file. A pid alone is not an identity (pids are reused): a process is
- * "the same" when `/proc/<pid>/stat` shows the same start time (field 22, clock
- * ticks since boot) as recorded when it started. A zombie is not running.
+ * What Hearth knows about a process from `/proc` (containerd's, the
+ * registry's, a container's init in tests). A pid alone is not an identity
+ * (pids are reused): a process is "the same" when `/proc/<pid>/stat` shows
+ * the same start time (field 22, clock ticks since boot) as recorded when it
+ * started. A zombie is not running.
  */
 import { readFileSync } from "node:fs";
 
@@ -46,35 +47,6 @@ export function isRunning(pid: number | undefined, startTicks?: number): boolean
   return startTicks === undefined || st.startTicks === startTicks;
 }
 
-export interface BwrapStatus {
-  childPid?: number;
-  exitCode?: number;
-}
-
-/** Parses bwrap's `--json-status-fd` output: one JSON object per line; a torn last line is ignored. */
-export function parseBwrapStatus(text: string): BwrapStatus {
-  const out: BwrapStatus = {};
-  for (const line of text.split("\n")) {
-    if (line.trim() === "") continue;
-    try {
-      const o = JSON.parse(line) as Record<string, unknown>;
-      if (typeof o["child-pid"] === "number") out.childPid = o["child-pid"];
-      if (typeof o["exit-code"] === "number") out.exitCode = o["exit-code"];
-    } catch {
-      // still being written
-    }
-  }
-  return out;
-}
-
-export function readBwrapStatus(file: string): BwrapStatus {
-  try {
-    return parseBwrapStatus(readFileSync(file, "utf8"));
-  } catch {
-    return {};
-  }
-}
-
 /** Signals a process group; false when it no longer exists. */
 export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
   try {
@@ -84,9 +56,4 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
     if ((e as NodeJS.ErrnoException).code === "ESRCH") return false;
     throw e;
   }
-}
-
-/** The signal number of an exit code of 128 + n (bwrap reports a signalled child so). */
-export function signalOf(exitCode: number): number | undefined {
-  return exitCode > 128 && exitCode < 128 + 65 ? exitCode - 128 : undefined;
 }

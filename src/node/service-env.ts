@@ -7,7 +7,17 @@
  * `envvars.FromServices` writes them.
  */
 import type { KubeObject } from "../api/index.js";
-import type { Service } from "./service-proxy.js";
+
+interface ServicePort {
+  name?: string;
+  port: number;
+  protocol?: string;
+}
+
+/** The fields of a Service the variables are made from. */
+interface Service extends KubeObject {
+  spec?: { clusterIP?: string; ports?: ServicePort[] };
+}
 
 const varName = (s: string) => s.toUpperCase().replaceAll("-", "_");
 

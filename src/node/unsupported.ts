@@ -6,14 +6,6 @@ import type { Pod } from "../api/index.js";
 
 export function unsupportedFields(pod: Pod): string[] {
   const out: string[] = [];
-  const all = [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? [])];
-  for (const c of all) {
-    if (Object.keys(c.resources?.limits ?? {}).length > 0)
-      out.push(`container ${c.name}: resources.limits are not enforced`);
-    for (const p of c.ports ?? [])
-      if (p.hostPort)
-        out.push(`container ${c.name}: hostPort ${p.hostPort} is not mapped (use the pod IP)`);
-  }
   for (const v of pod.spec.volumes ?? []) {
     if (v.emptyDir?.medium === "Memory")
       out.push(`volume ${v.name}: emptyDir medium Memory is a directory on disk`);

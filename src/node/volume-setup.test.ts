@@ -3,7 +3,7 @@
  * files of a ConfigMap, Secret or downwardAPI volume, an emptyDir, a claim's
  * PV directory, a hostPath by its type) and why one that cannot be set up yet
  * holds the pod (VolumeNotReady with its reason and kubelet's message); and the
- * pod state file round trip a restarted agent adopts from.
+ * layout of a pod's directory.
  */
 import assert from "node:assert/strict";
 import {
@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import type { KubeObject, Pod, Volume } from "../api/index.js";
-import { loadState, PodDirs, type PodState, saveState } from "./pod-state.js";
+import { PodDirs } from "./pod-state.js";
 import { prepareVolumes, VolumeNotReady, type VolumeReader } from "./volumes.js";
 
 type Objects = Record<string, KubeObject>;
@@ -284,76 +284,14 @@ describe("prepareVolumes", () => {
   });
 });
 
-describe("pod state files", () => {
-  let base: string;
-  beforeEach(() => {
-    base = mkdtempSync(join(tmpdir(), "hearth-pod-state-"));
-  });
-  afterEach(() => rmSync(base, { recursive: true, force: true }));
-
-  const state: PodState = {
-    version: 1,
-    uid: "u1",
-    namespace: "ns",
-    name: "p",
-    podIP: "127.1.0.4",
-    startTime: "2026-01-01T00:00:00Z",
-    terminationGracePeriodSeconds: 5,
-    containers: {
-      c: {
-        restartCount: 1,
-        current: { attempt: 1, startedAt: "2026-01-01T00:00:01Z", pid: 42, pidStart: 7 },
-        previous: {
-          attempt: 0,
-          startedAt: "2026-01-01T00:00:00Z",
-          exit: { exitCode: 1, reason: "Error", finishedAt: "2026-01-01T00:00:01Z" },
-        },
-      },
-    },
-  };
-
-  it("saves atomically and loads back what a restarted agent adopts", () => {
-    const dirs = new PodDirs(base);
-    assert.deepEqual(dirs.listPods(), []);
-    saveState(dirs, state);
-    assert.deepEqual(loadState(dirs, "u1"), state);
-    assert.equal(existsSync(`${dirs.state("u1")}.tmp`), false);
-    saveState(dirs, { ...state, podIP: "127.1.0.5" });
-    assert.equal(loadState(dirs, "u1")?.podIP, "127.1.0.5");
-    assert.deepEqual(dirs.listPods(), ["u1"]);
-  });
-
-  it("ignores what it cannot adopt: no file, bad JSON, another version or uid, stray files", () => {
-    const dirs = new PodDirs(base);
-    assert.equal(loadState(dirs, "none"), undefined);
-    const put = (uid: string, text: string) => {
-      mkdirSync(dirs.pod(uid), { recursive: true });
-      writeFileSync(dirs.state(uid), text);
-    };
-    put("bad", "{not json");
-    put("v2", JSON.stringify({ ...state, uid: "v2", version: 2 }));
-    put("moved", JSON.stringify(state));
-    writeFileSync(join(dirs.podsDir, "stray-file"), "");
-    for (const uid of ["bad", "v2", "moved"]) assert.equal(loadState(dirs, uid), undefined, uid);
-    assert.deepEqual(dirs.listPods().sort(), ["bad", "moved", "v2"]);
-  });
-
-  it("lays out logs, run status, volumes and etc files under the pod's directory", () => {
+describe("pod directories", () => {
+  it("lays out logs, volumes and etc files under the pod's directory", () => {
     const dirs = new PodDirs("/data");
     assert.deepEqual(
-      [
-        dirs.pod("u"),
-        dirs.state("u"),
-        dirs.log("u", "c", 2),
-        dirs.status("u", "c", 2),
-        dirs.volume("u", "v"),
-        dirs.etc("u", "hosts"),
-      ],
+      [dirs.pod("u"), dirs.log("u", "c", 2), dirs.volume("u", "v"), dirs.etc("u", "hosts")],
       [
         "/data/pods/u",
-        "/data/pods/u/state.json",
         "/data/pods/u/logs/c/2.log",
-        "/data/pods/u/run/c/2.status",
         "/data/pods/u/volumes/v",
         "/data/pods/u/etc/hosts",
       ],

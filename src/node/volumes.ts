@@ -21,8 +21,8 @@ import {
   podFieldValue,
   resourceFieldValue,
 } from "./field-ref.js";
+import type { Mount } from "./mount.js";
 import type { PodDirs } from "./pod-state.js";
-import type { Mount } from "./sandbox.js";
 import { type ProjectedFile, projectedPathError, syncFiles } from "./volume-files.js";
 
 export class VolumeNotReady extends Error {

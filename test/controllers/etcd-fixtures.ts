@@ -7,7 +7,7 @@
  * operator on another Manager (restartable, to play a crash; optionally with
  * the garbage collector, which cluster deletion needs). Readers of the end
  * state: the cluster, its EtcdMembers, what the real etcdctl lists as members.
- * No service proxy runs: a member's Service address is where its etcd itself
+ * No Service rules run: a member's Service address is where its etcd itself
  * listens, and the client Service's address answers nothing (the operator
  * dials the members', etcdctl here dials a member's).
  */

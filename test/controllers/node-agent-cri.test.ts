@@ -51,7 +51,7 @@ describe("node agent on CRI: pods as containers", { skip }, () => {
   let agent: RunningAgent;
 
   before(async () => {
-    a = await startAgentEnv({ runtime: "cri" });
+    a = await startAgentEnv();
     ns = await testNamespace(a.env, "cri");
     // Stopping it leaves the containers running, as a killed agent would.
     agent = await a.startAgent({ keepWorkloads: true });

@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { type Hearth, startHearth, waitFor } from "../support/hearth-process.js";
+import { podSkipReason } from "../support/test-network.js";
 
 const job = (name: string, script: string, extra = "") => `apiVersion: batch/v1
 kind: Job
@@ -42,7 +43,7 @@ spec:
             command: ["sh", "-c", "exit 0"]
 `;
 
-describe("Jobs and CronJobs with kubectl and hearth up", () => {
+describe("Jobs and CronJobs with kubectl and hearth up", { skip: podSkipReason() }, () => {
   let h: Hearth;
   before(async () => {
     h = await startHearth();

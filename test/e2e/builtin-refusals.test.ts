@@ -218,11 +218,11 @@ const IMMUTABLE: Row[] = [
     kind: "Service",
     body: { spec: { ports: [{ port: 80 }] } },
     update: (o) => {
-      (o.spec as Obj).clusterIP = "127.2.255.254";
+      (o.spec as Obj).clusterIP = "10.96.255.254";
       delete (o.spec as Obj).clusterIPs;
     },
     causes: [["spec.clusterIPs[0]", "FieldValueInvalid"]],
-    message: /spec\.clusterIPs\[0\]: Invalid value: "127\.2\.255\.254": may not change once set$/,
+    message: /spec\.clusterIPs\[0\]: Invalid value: "10\.96\.255\.254": may not change once set$/,
   },
   {
     why: "a changed PersistentVolumeClaim access mode",

@@ -12,22 +12,21 @@
  * the client is, then routed), and each nginx's access log
  * (read with `kubectl logs`, which reaches the namespaced node's log endpoint
  * on its InternalIP) shows the client pod's own address: nothing is
- * masqueraded. A clean stop of both leaves no route, table, bridge or
+ * masqueraded. The root node's host reaches the other node's nginx directly
+ * and through that ClusterIP (then masqueraded to its link address: its
+ * source was chosen before the DNAT). A clean stop of both leaves no route, table, bridge or
  * inventory (after a `kill -9` of the namespaced node and a restart, which
  * finds its route where it was); the test then removes the veth and the
  * namespace.
  *
- * The node runs under `nsenter --net=`, not `ip netns exec`: the latter
- * also remounts /sys for the namespace, which hides /sys/fs/cgroup, and
- * runc cannot create a container's cgroups without it.
+ * The node runs under `nsenter --net=` (test/support/namespaced-node.ts).
  * Skips unless root with containerd, nsenter and the built images.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { NODE_FLAGS } from "../../src/main/node-flags.js";
 import {
   bridgeName,
   containerdLayout,
@@ -36,15 +35,15 @@ import {
   tableNameFor,
 } from "../../src/node/index.js";
 import { removeLeftovers } from "../support/containerd-leftovers.js";
-import { criSkipReason, removeContainerRuntime } from "../support/cri-node.js";
+import { removeContainerRuntime } from "../support/cri-node.js";
+import { type Hearth, startHearth, stopChild, waitFor } from "../support/hearth-process.js";
 import {
-  HEARTH_MAIN,
-  type Hearth,
-  readyLine,
-  startHearth,
-  stopChild,
-  waitFor,
-} from "../support/hearth-process.js";
+  addHostPair,
+  namespacedNodeSkipReason,
+  ok,
+  sh,
+  startNamespacedNode as startNode,
+} from "../support/namespaced-node.js";
 
 const ROOT_CIDR = "10.248.0.0/24";
 const NS_CIDR = "10.249.0.0/24";
@@ -55,22 +54,7 @@ const NS_IP = "10.250.0.2";
 const ROOT_NODE = "routing-root";
 const NS_NODE = "routing-ns";
 
-const sh = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: "utf8" });
-const ok = (cmd: string, args: string[]) => {
-  try {
-    execFileSync(cmd, args, { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-function skipReason(): string | false {
-  const cri = criSkipReason();
-  if (cri) return cri;
-  if (!ok("nsenter", ["--version"])) return "nsenter (util-linux) is missing";
-  return false;
-}
+const skipReason = namespacedNodeSkipReason;
 
 const web = (node: string) => `apiVersion: v1
 kind: Pod
@@ -103,39 +87,16 @@ spec:
 `;
 
 /** `hearth node` in the namespace; resolves once it printed its ready line. */
-function startNamespacedNode(ns: string, kubeconfig: string, dataDir: string) {
-  const child = spawn(
-    "nsenter",
-    [
-      `--net=/run/netns/${ns}`,
-      process.execPath,
-      ...NODE_FLAGS,
-      HEARTH_MAIN,
-      "node",
-      "--runtime",
-      "cri",
-      "--kubeconfig",
-      kubeconfig,
-      "--data-dir",
-      dataDir,
-      "--pod-cidr",
-      NS_CIDR,
-      "--service-cidr",
-      SERVICE_CIDR,
-      "--node-ip",
-      NS_IP,
-      "--node-name",
-      NS_NODE,
-    ],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let stderr = "";
-  child.stderr!.on("data", (d) => {
-    stderr = (stderr + d).slice(-50_000);
+const startNamespacedNode = (ns: string, kubeconfig: string, dataDir: string) =>
+  startNode({
+    netns: ns,
+    kubeconfig,
+    dataDir,
+    podCidr: NS_CIDR,
+    serviceCidr: SERVICE_CIDR,
+    nodeIp: NS_IP,
+    nodeName: NS_NODE,
   });
-  const ready = readyLine(child, /hearth node is ready/, "hearth node", 180_000, () => stderr);
-  return { child, ready, stderr: () => stderr };
-}
 
 const routeVia = (cidr: string, ns?: string) =>
   sh("ip", [...(ns ? ["-n", ns] : []), "-o", "-4", "route", "show", cidr]).trim();
@@ -158,13 +119,7 @@ describe("pod routes between the nodes of one Hearth", { skip: skipReason() }, (
     let hearth: Hearth | undefined;
     let nodeChild: ChildProcess | undefined;
     try {
-      sh("ip", ["netns", "add", ns]);
-      sh("ip", ["link", "add", vethRoot, "type", "veth", "peer", "name", vethNs, "netns", ns]);
-      sh("ip", ["addr", "add", `${ROOT_IP}/30`, "dev", vethRoot]);
-      sh("ip", ["link", "set", vethRoot, "up"]);
-      sh("ip", ["-n", ns, "addr", "add", `${NS_IP}/30`, "dev", vethNs]);
-      sh("ip", ["-n", ns, "link", "set", vethNs, "up"]);
-      sh("ip", ["-n", ns, "link", "set", "lo", "up"]);
+      addHostPair({ netns: ns, vethRoot, vethNs, rootIp: ROOT_IP, nsIp: NS_IP });
 
       hearth = await startHearth({
         dataDir: rootDir,
@@ -285,6 +240,18 @@ describe("pod routes between the nodes of one Hearth", { skip: skipReason() }, (
       await res.text();
       assert.equal(res.status, 200, `the root host reached http://${webNs}/`);
       assert.equal(await served(NS_NODE, ROOT_IP), 1, `web-${NS_NODE} saw the root node's address`);
+      // And through the ClusterIP whose endpoint is there: the host chose its source before the
+      // DNAT, so the connection leaves masqueraded to its address on the link to that node.
+      const viaService = await fetch(`http://${farService}/`, {
+        signal: AbortSignal.timeout(10_000),
+      });
+      await viaService.text();
+      assert.equal(viaService.status, 200, `the root host reached http://${farService}/`);
+      assert.equal(
+        await served(NS_NODE, ROOT_IP),
+        2,
+        "the ClusterIP's request came from the link address",
+      );
 
       // The routes come from Nodes, which only the platform writes: not a tenant's
       // super-admins, nor a tenant's service accounts.

@@ -25,6 +25,7 @@ import { etcdHearthArgs } from "../support/etcd-cluster.js";
 import { ETCDCTL_BIN } from "../support/etcd-process.js";
 import { type Hearth, run, startHearth, waitFor } from "../support/hearth-process.js";
 import { podProcesses, stopAndClean } from "../support/node-pods.js";
+import { podSkipReason } from "../support/test-network.js";
 
 const NS = "tenant-alpha";
 const TLS_SECRETS = [
@@ -43,7 +44,7 @@ const manifest = (kind: string, name: string, namespace: string, spec: object) =
     spec,
   });
 
-describe("the Etcd app under hearth up", () => {
+describe("the Etcd app under hearth up", { skip: podSkipReason() }, () => {
   let h: Hearth;
   let certDir: string;
   const dataDir = mkdtempSync(join(tmpdir(), "hearth-etcd-app-"));

@@ -28,22 +28,25 @@ import { type Hearth, startHearth, waitFor } from "../support/hearth-process.js"
 import {
   applyObjects,
   killProcesses,
-  type RecordedProcess,
-  recordedProcesses,
+  type PodProcess,
+  podProcesses,
 } from "../support/node-pods.js";
+import { podSkipReason } from "../support/test-network.js";
 
 const NAME = "crashy";
 
-describe("kill -9 of hearth up while an EtcdCluster changes membership", () => {
+describe("kill -9 of hearth up while an EtcdCluster changes membership", {
+  skip: podSkipReason(),
+}, () => {
   const dataDir = mkdtempSync(join(tmpdir(), "hearth-etcd-crash-"));
   const args = etcdHearthArgs();
   const started: Hearth[] = [];
-  const seen: RecordedProcess[] = [];
+  const seen: PodProcess[] = [];
   let root: CertFiles | undefined;
   after(async () => {
     for (const h of started)
       if (h.process.exitCode === null && h.process.signalCode === null) await h.stop();
-    const all = [...seen, ...recordedProcesses(dataDir)];
+    const all = [...seen, ...(await podProcesses(dataDir))];
     const leftover = killProcesses(
       all.filter((p, i) => all.findIndex((q) => q.pid === p.pid) === i),
     );
@@ -75,7 +78,7 @@ describe("kill -9 of hearth up while an EtcdCluster changes membership", () => {
       async () => (await reasons(h)).filter((r) => r === reason).length >= count,
       90_000,
     );
-    seen.push(...recordedProcesses(dataDir));
+    seen.push(...(await podProcesses(dataDir)));
     await h.kill9();
     return start();
   };
@@ -131,7 +134,7 @@ describe("kill -9 of hearth up while an EtcdCluster changes membership", () => {
       "crash",
     );
 
-    const procs = recordedProcesses(dataDir);
+    const procs = await podProcesses(dataDir);
     await h.kubectlOk(["delete", "etcdcluster", NAME, "--timeout=90s"], { timeoutMs: 100_000 });
     await waitFor(
       "no pod of the cluster left",

@@ -22,6 +22,7 @@ import {
 } from "../support/etcd-cluster.js";
 import { type Hearth, startHearth, waitFor } from "../support/hearth-process.js";
 import { applyObjects, stopAndClean } from "../support/node-pods.js";
+import { podSkipReason } from "../support/test-network.js";
 
 const NAME = "scaled";
 
@@ -32,7 +33,7 @@ interface Attempt {
   error?: string;
 }
 
-describe("etcd operator: scaling 1 → 3 → 1 under load", () => {
+describe("etcd operator: scaling 1 → 3 → 1 under load", { skip: podSkipReason() }, () => {
   let h: Hearth;
   let root: CertFiles | undefined;
 

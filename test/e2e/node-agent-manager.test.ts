@@ -1,11 +1,10 @@
 /**
  * The node agent on its own Manager, against a real in-process apiserver
- * (test/support/envtest.ts): the agent and its service proxy open one WATCH
- * per kind, the pod watch scoped by `spec.nodeName=<node>`, and a pod bound to
+ * (test/support/envtest.ts) and a containerd of the test's own: the agent
+ * opens one pod WATCH, scoped by `spec.nodeName=<node>`, and a pod bound to
  * another node never reaches the agent (no worker, no status), whether it was
- * there at the first list or arrived on the watch. Pods name an image the
- * table does not hold, so the agent reports ErrImagePull without running
- * anything.
+ * there at the first list or arrived on the watch. Pods name an image no
+ * registry holds, so the agent reports ErrImagePull without running anything.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -16,6 +15,8 @@ import type { KubeObject, Pod } from "../../src/api/index.js";
 import { type RunningNode, startNodeAgent } from "../../src/cli/node.js";
 import type { HttpClient } from "../../src/client/index.js";
 import { podsOf } from "../../src/node/index.js";
+import { testCriPodCidr } from "../support/agent-env.js";
+import { type CriNode, criSkipReason, startCriNode } from "../support/cri-node.js";
 import { type Env, startEnv } from "../support/envtest.js";
 import { waitFor } from "../support/hearth-process.js";
 
@@ -63,15 +64,18 @@ function recording(client: HttpClient, watches: SeenWatch[]): HttpClient {
   });
 }
 
-describe("node agent on its Manager", () => {
+describe("node agent on its Manager", { skip: criSkipReason() }, () => {
   let env: Env;
   let dataDir: string;
+  let cri: CriNode | undefined;
   let node: RunningNode | undefined;
+  const podCIDR = testCriPodCidr();
   const stop = new AbortController();
 
   beforeEach(async () => {
     env = await startEnv();
     dataDir = mkdtempSync(join(tmpdir(), "hearth-agent-envtest-"));
+    cri = await startCriNode(dataDir, podCIDR);
     await env.client.create({ apiVersion: "v1", kind: "Namespace", metadata: { name: NS } });
   });
   afterEach(async () => {
@@ -79,6 +83,7 @@ describe("node agent on its Manager", () => {
     try {
       await node?.stopped();
     } finally {
+      await cri?.stop();
       await env.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
@@ -90,7 +95,7 @@ describe("node agent on its Manager", () => {
     const watches: SeenWatch[] = [];
     node = await startNodeAgent(
       recording(env.client, watches),
-      { dataDir, nodeName: NODE, podCIDR: "127.77.0.0/24", pollMs: 100 },
+      { dataDir, nodeName: NODE, podCIDR, pollMs: 100, cri: { socket: cri!.socket } },
       stop.signal,
     );
     const get = (name: string) => env.client.get<Pod>({ ...POD, namespace: NS, name });
@@ -106,16 +111,6 @@ describe("node agent on its Manager", () => {
     const pods = watches.filter((w) => w.kind === "Pod");
     assert.deepEqual(pods, [{ kind: "Pod", fieldSelector: `spec.nodeName=${NODE}` }]);
     assert.equal(env.backend.openWatches("/registry/core/pods/"), 1);
-    // The service proxy shares the Manager: one watch each for Services and their slices.
-    const open = (prefix: string) => env.backend.openWatches(prefix);
-    await waitFor("the proxy's watches open", () =>
-      open("/registry/core/services/") >= 1 &&
-      open("/registry/discovery.k8s.io/endpointslices/") >= 1
-        ? true
-        : undefined,
-    );
-    assert.equal(open("/registry/core/services/"), 1);
-    assert.equal(open("/registry/discovery.k8s.io/endpointslices/"), 1);
 
     const workers = [...node.agent.workers.values()].map((w) => w.key).sort();
     assert.deepEqual(workers, [`${NS}/mine`, `${NS}/mine-later`]);

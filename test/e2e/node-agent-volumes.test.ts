@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type Hearth, startHearth, waitFor } from "../support/hearth-process.js";
 import { nodeName, stopAndClean } from "../support/node-pods.js";
-import { testNetwork } from "../support/test-network.js";
+import { podSkipReason, testNetwork } from "../support/test-network.js";
 
 interface PodJson {
   status: {
@@ -25,7 +25,9 @@ interface PodJson {
   };
 }
 
-describe("node agent: volumes, init containers, restart policies, probes", () => {
+describe("node agent: volumes, init containers, restart policies, probes", {
+  skip: podSkipReason(),
+}, () => {
   let h: Hearth;
   let node: string;
   before(async () => {

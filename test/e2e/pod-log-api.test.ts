@@ -45,7 +45,10 @@ describe("pods/log", () => {
   it("serves pods/log by proxying to the node agent's log endpoint", async () => {
     const file = join(logDir, "0.log");
     mkdirSync(logDir, { recursive: true });
-    writeFileSync(file, "one\ntwo\nthree\n");
+    // The CRI logging format, as containerd writes a container's log.
+    const cri = (lines: string[]) =>
+      lines.map((l) => `2026-12-03T10:00:00.000000000Z stdout F ${l}\n`).join("");
+    writeFileSync(file, cri(["one", "two", "three"]));
     let done = false;
     const logs = new LogServer(
       (ns, name, container, previous) => {
@@ -135,7 +138,7 @@ describe("pods/log", () => {
 
     const res = await fetch(`${s.url}${PODS}/logs/log?container=a&follow=true&tailLines=0`);
     const reader = res.body!.getReader();
-    appendFileSync(file, "four\n");
+    appendFileSync(file, cri(["four"]));
     const first = await reader.read();
     assert.equal(Buffer.from(first.value!).toString(), "four\n");
     done = true;

@@ -1,5 +1,5 @@
 /**
- * Services over HTTP: ClusterIP allocation from 127.2.0.0/16 (unique under
+ * Services over HTTP: ClusterIP allocation from 10.96.0.0/16 (unique under
  * concurrent creates, the lowest free address, a requested address checked for
  * range and use), immutability on update, headless Services, defaults and
  * kubectl's table columns.
@@ -54,15 +54,15 @@ describe("Service ClusterIP allocation", () => {
 
   it("allocates the lowest free address and fills kube's defaults", async () => {
     const a = await client.create(svc("first"));
-    assert.equal(a.spec.clusterIP, "127.2.0.1");
-    assert.deepEqual(a.spec.clusterIPs, ["127.2.0.1"]);
+    assert.equal(a.spec.clusterIP, "10.96.0.1");
+    assert.deepEqual(a.spec.clusterIPs, ["10.96.0.1"]);
     assert.equal(a.spec.type, "ClusterIP");
     assert.deepEqual(a.spec.ports, [{ port: 80, protocol: "TCP", targetPort: 80 }]);
     const b = await client.create(svc("second", {}, "other"));
-    assert.equal(b.spec.clusterIP, "127.2.0.2");
+    assert.equal(b.spec.clusterIP, "10.96.0.2");
     await client.delete({ apiVersion: "v1", kind: "Service", name: "first", namespace: "default" });
     const c = await client.create(svc("third"));
-    assert.equal(c.spec.clusterIP, "127.2.0.1", "a freed address is reused");
+    assert.equal(c.spec.clusterIP, "10.96.0.1", "a freed address is reused");
   });
 
   it("never gives two concurrent creates the same address", async () => {
@@ -71,38 +71,38 @@ describe("Service ClusterIP allocation", () => {
     );
     const ips = created.map((x) => x.spec.clusterIP!);
     assert.equal(new Set(ips).size, ips.length);
-    for (const ip of ips) assert.match(ip, /^127\.2\.\d+\.\d+$/);
+    for (const ip of ips) assert.match(ip, /^10\.96\.\d+\.\d+$/);
     const all = await client.list<Svc>({ apiVersion: "v1", kind: "Service" });
     const every = all.items.map((x) => x.spec.clusterIP);
     assert.equal(new Set(every).size, every.length);
   });
 
   it("takes a requested address only when it is in range and free", async () => {
-    const mine = await client.create(svc("pinned", { clusterIP: "127.2.9.9" }));
-    assert.equal(mine.spec.clusterIP, "127.2.9.9");
-    const taken = await refusal(client.create(svc("thief", { clusterIP: "127.2.9.9" })));
+    const mine = await client.create(svc("pinned", { clusterIP: "10.96.9.9" }));
+    assert.equal(mine.spec.clusterIP, "10.96.9.9");
+    const taken = await refusal(client.create(svc("thief", { clusterIP: "10.96.9.9" })));
     assert.equal(taken.code, 422);
     assert.equal(
       taken.message,
-      'Service "thief" is invalid: spec.clusterIP: Invalid value: "127.2.9.9": provided IP is already allocated',
+      'Service "thief" is invalid: spec.clusterIP: Invalid value: "10.96.9.9": provided IP is already allocated',
     );
     const outside = await refusal(client.create(svc("outside", { clusterIP: "10.0.0.1" })));
     assert.equal(outside.code, 422);
     assert.match(
       outside.message,
-      /provided IP is not in the valid range. The range of valid IPs is 127\.2\.0\.0\/16/,
+      /provided IP is not in the valid range. The range of valid IPs is 10\.96\.0\.0\/16/,
     );
-    const bad = await refusal(client.create(svc("bad", { clusterIP: "127.2.0.300" })));
+    const bad = await refusal(client.create(svc("bad", { clusterIP: "10.96.0.300" })));
     assert.equal(bad.code, 422);
     assert.match(
       bad.message,
-      /spec\.clusterIP: Invalid value: "127\.2\.0\.300": must be a valid IP/,
+      /spec\.clusterIP: Invalid value: "10\.96\.0\.300": must be a valid IP/,
     );
   });
 
   it("allocates on server-side apply create too", async () => {
     const applied = await client.apply<Svc>(svc("applied"), { fieldManager: "test" });
-    assert.match(applied.spec.clusterIP ?? "", /^127\.2\./);
+    assert.match(applied.spec.clusterIP ?? "", /^10\.96\./);
     // Re-applying without the address keeps it.
     const again = await client.apply<Svc>(
       { ...svc("applied"), spec: { ...svc("applied").spec, selector: { app: "other" } } },
@@ -117,13 +117,13 @@ describe("Service ClusterIP allocation", () => {
     const moved = await refusal(
       client.update({
         ...x,
-        spec: { ...x.spec, clusterIP: "127.2.200.1", clusterIPs: ["127.2.200.1"] },
+        spec: { ...x.spec, clusterIP: "10.96.200.1", clusterIPs: ["10.96.200.1"] },
       }),
     );
     assert.equal(moved.code, 422);
     assert.match(
       moved.message,
-      /spec\.clusterIPs\[0\]: Invalid value: "127\.2\.200\.1": may not change once set/,
+      /spec\.clusterIPs\[0\]: Invalid value: "10\.96\.200\.1": may not change once set/,
     );
     // An update that omits the address keeps it, as kube's patchAllocatedValues does.
     const kept = await client.update({
@@ -180,7 +180,7 @@ describe("Service ClusterIP allocation", () => {
     );
     const cells = table.rows[0]!.cells;
     assert.equal(cells[1], "ClusterIP");
-    assert.match(String(cells[2]), /^127\.2\./);
+    assert.match(String(cells[2]), /^10\.96\./);
     assert.equal(cells[3], "<none>");
     assert.equal(cells[4], "80/TCP,443/TCP");
     assert.equal(cells[6], "app=web,tier=a");

@@ -2,23 +2,22 @@
  * The node agent in this process on the controller test tier: an envtest
  * apiserver, a data directory of its own and real agents on it, started and
  * stopped by the test (a second agent on the same directory adopts what the
- * first left). Pods run as `sh` under bubblewrap, or with `{ runtime: "cri" }`
- * as busybox containers on a containerd of the env's own (test/support/cri-node.ts).
- * `stop()` ends every agent, SIGKILLs any recorded process still alive (by
- * pid and start time), stops containerd, the apiserver and removes the
- * directory. Pod builders and status waits for the tests that drive the agent.
+ * first left). Pods run as busybox containers on a containerd of the env's
+ * own (test/support/cri-node.ts); suites skip with `agentSkipReason` where
+ * the machine cannot run them. `stop()` ends every agent, stops containerd
+ * (removing every sandbox left), the apiserver and removes the directory. Pod builders and status waits for the tests that drive the agent.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Container, ContainerStatus, Pod, PodSpec } from "../../src/api/index.js";
 import { type RunningNode, startNodeAgent } from "../../src/cli/node.js";
-import { type AgentOptions, CriClient, isRunning } from "../../src/node/index.js";
+import { type AgentOptions, CriClient } from "../../src/node/index.js";
 import { createNamespace, getOrGone, POD } from "./core-objects.js";
-import { type CriNode, criSkipReason, startCriNode } from "./cri-node.js";
+import { type CriNode, startCriNode } from "./cri-node.js";
 import { type Env, startEnv } from "./envtest.js";
 import { waitFor } from "./hearth-process.js";
-import { killRecorded, recordedProcesses, testPodCidr } from "./node-pods.js";
+import { podSkipReason } from "./test-network.js";
 
 export const AGENT_NODE = "agent-pods";
 
@@ -31,13 +30,13 @@ export interface RunningAgent {
 export interface AgentEnv {
   env: Env;
   dataDir: string;
-  /** The image of `sh` scripts on this env's runtime. */
+  /** The image of `sh` scripts. */
   shImage: string;
-  /** With `runtime: "cri"`: the containerd the agents run pods on. */
-  cri?: CriNode;
-  /** What pod IPs look like on this runtime. */
+  /** The containerd the agents run pods on. */
+  cri: CriNode;
+  /** What pod IPs look like. */
   podIP: RegExp;
-  /** A container running `script` with `sh -c` on this env's runtime. */
+  /** A container running `script` with `sh -c`. */
   sh(name: string, script: string, extra?: Partial<Container>): Container;
   /** The current run of each container of `pod`, as the runtime knows it. */
   runsOf(pod: Pod): Promise<TestRun[]>;
@@ -52,18 +51,17 @@ export function testCriPodCidr(): string {
   return `10.${200 + (n >> 8)}.${n & 255}.0/24`;
 }
 
-/** One run of a container, by the runtime's identity of it (a pid, a CRI container id). */
+/** One run of a container, by the runtime's identity of it (its CRI container id). */
 export interface TestRun {
   container: string;
   id: string;
   alive(): Promise<boolean>;
 }
 
-/** The runtimes a shared node-agent suite runs on, each with why it is skipped here, if it is. */
-export const RUNTIMES: { runtime: "host" | "cri"; skip: string | false }[] = [
-  { runtime: "host", skip: false },
-  { runtime: "cri", skip: criSkipReason() },
-];
+/** Why the node-agent suites cannot run here (see podSkipReason), or false. */
+export const agentSkipReason = podSkipReason;
+
+export const SH_IMAGE = "busybox:1.35";
 
 async function criRuns(socket: string, pod: Pod): Promise<TestRun[]> {
   const cri = await CriClient.connect(socket);
@@ -96,14 +94,13 @@ async function criRuns(socket: string, pod: Pod): Promise<TestRun[]> {
   }
 }
 
-export async function startAgentEnv(opts: { runtime?: "host" | "cri" } = {}): Promise<AgentEnv> {
+export async function startAgentEnv(): Promise<AgentEnv> {
   const env = await startEnv();
   const dataDir = mkdtempSync(join(tmpdir(), "hearth-agent-pods-"));
-  const onCri = opts.runtime === "cri";
-  const podCIDR = onCri ? testCriPodCidr() : testPodCidr().replace(/\.0\.0\/16$/, ".0.0/24");
-  let cri: CriNode | undefined;
+  const podCIDR = testCriPodCidr();
+  let cri: CriNode;
   try {
-    if (onCri) cri = await startCriNode(dataDir, podCIDR);
+    cri = await startCriNode(dataDir, podCIDR);
   } catch (e) {
     await env.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -113,21 +110,11 @@ export async function startAgentEnv(opts: { runtime?: "host" | "cri" } = {}): Pr
   return {
     env,
     dataDir,
-    shImage: onCri ? "busybox:1.35" : "sh",
-    ...(cri ? { cri } : {}),
-    podIP: onCri ? /^10\.\d+\.\d+\.\d+$/ : /^127\./,
-    sh: (name, script, extra = {}) =>
-      shContainer(name, script, extra, onCri ? "busybox:1.35" : "sh"),
-    async runsOf(pod) {
-      if (cri) return criRuns(cri.socket, pod);
-      return recordedProcesses(dataDir)
-        .filter((p) => p.uid === pod.metadata.uid)
-        .map((p) => ({
-          container: p.container,
-          id: `${p.pid}/${p.pidStart}`,
-          alive: async () => isRunning(p.pid, p.pidStart),
-        }));
-    },
+    shImage: SH_IMAGE,
+    cri,
+    podIP: /^10\.\d+\.\d+\.\d+$/,
+    sh: (name, script, extra = {}) => shContainer(name, script, extra),
+    runsOf: (pod) => criRuns(cri.socket, pod),
     async startAgent(extra = {}) {
       const signal = new AbortController();
       const node = await startNodeAgent(
@@ -138,7 +125,7 @@ export async function startAgentEnv(opts: { runtime?: "host" | "cri" } = {}): Pr
           podCIDR,
           pollMs: 50,
           crashBackoff: { baseMs: 300, maxMs: 600 },
-          ...(cri ? { cri: { socket: cri.socket } } : {}),
+          cri: { socket: cri.socket },
           ...extra,
         },
         signal.signal,
@@ -157,8 +144,7 @@ export async function startAgentEnv(opts: { runtime?: "host" | "cri" } = {}): Pr
       try {
         for (const a of agents) await a.stop();
       } finally {
-        killRecorded(dataDir);
-        await cri?.stop();
+        await cri.stop();
         await env.stop();
         rmSync(dataDir, { recursive: true, force: true });
       }
@@ -172,18 +158,17 @@ export async function testNamespace(env: Env, name: string): Promise<string> {
   return name;
 }
 
-/** A container running `script` with `sh -c` (on CRI: give the env's `shImage`). */
+/** A container running `script` with `sh -c` in `image` (busybox by default). */
 export function shContainer(
   name: string,
   script: string,
   extra: Partial<Container> = {},
-  image = "sh",
+  image = SH_IMAGE,
 ): Container {
-  const command = image === "sh" ? {} : { command: ["sh"] };
-  return { name, image, ...command, args: ["-c", script], ...extra };
+  return { name, image, command: ["sh"], args: ["-c", script], ...extra };
 }
 
-/** A pod bound to the agent's node, its containers `sh -c` scripts. */
+/** A pod bound to the agent's node. */
 export function agentPod(
   namespace: string,
   name: string,

@@ -79,7 +79,7 @@ async function bounded(ms: number, p: Promise<unknown>): Promise<boolean> {
 
 export interface EnvOptions {
   manager?: ManagerOptions;
-  /** Where the server's Services get ClusterIPs (default 127.2.0.0/16). */
+  /** Where the server's Services get ClusterIPs (default 10.96.0.0/16). */
   serviceCidr?: string;
 }
 

@@ -11,19 +11,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { issueLeaf } from "../../src/pki/index.js";
 import { type Hearth, type RunResult, run, waitFor } from "./hearth-process.js";
-import { testPodCidr } from "./node-pods.js";
+import { testNetwork } from "./test-network.js";
 
 /**
- * `hearth up` flags for a test that runs EtcdClusters: a pod CIDR and a service
- * CIDR (a /24 in 127.3–9.x, away from the default 127.2.0.0/16 and the pod
- * ranges) of its own. The operator's Services take the lowest free ClusterIPs
- * and the node's proxy listens on them, so two hearths on the default range
- * at once would both want 127.2.0.1.
+ * `hearth up` flags for a test that runs EtcdClusters: a pod CIDR and a
+ * service CIDR of its own (testNetwork). The operator's Services take the
+ * lowest free ClusterIPs, so two hearths on one range at once would both
+ * want its first address.
  */
 export function etcdHearthArgs(): string[] {
-  const third = 1 + Math.floor(Math.random() * 250);
-  const serviceCidr = `127.${3 + Math.floor(Math.random() * 7)}.${third}.0/24`;
-  return ["--pod-cidr", testPodCidr(), "--service-cidr", serviceCidr];
+  return testNetwork().args;
 }
 
 export interface ClusterOptions {

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import type { KubeObject } from "../../src/api/index.js";
 import { NODE_FLAGS } from "../../src/main/node-flags.js";
 import { removeContainerRuntime } from "./cri-node.js";
-import { testNetwork, testRuntime } from "./test-network.js";
+import { podSkipReason, testNetwork } from "./test-network.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** dist/test/support → repository root. */
@@ -131,17 +131,16 @@ export function readyLine(
 const STOP_GRACE_MS = 60_000;
 
 /**
- * The runtime flags of a Hearth whose test chose none: the test run's runtime
- * (see testRuntime) on a network of its own, keeping a pod CIDR the test gave
- * on the host runtime.
+ * The flags a test did not choose: a network of its own (see testNetwork);
+ * and where the machine cannot run containers (podSkipReason), no node agent,
+ * so that tests of the API run there (tests that need pods skip).
  */
-function runtimeArgs(extra: string[]): string[] {
-  if (extra.some((a) => a.startsWith("--runtime") || a.startsWith("--containerd-socket")))
-    return [];
-  const runtime = testRuntime();
-  if (runtime === "host" && extra.some((a) => a.startsWith("--pod-cidr")))
-    return ["--runtime", "host"];
-  return testNetwork(runtime).args;
+function networkArgs(extra: string[]): string[] {
+  if (extra.some((a) => a.startsWith("--containerd-socket"))) return [];
+  const noAgent = podSkipReason() && !extra.includes("--no-node-agent") ? ["--no-node-agent"] : [];
+  const given = ["--pod-cidr", "--service-cidr"];
+  if (extra.some((a) => given.some((flag) => a.startsWith(flag)))) return noAgent;
+  return [...testNetwork().args, ...noAgent];
 }
 
 /** Starts `hearth up` on `dataDir` (a new temp dir when absent) and waits for its ready line. */
@@ -161,7 +160,7 @@ export async function startHearth(
       "--port",
       "0",
       ...(opts.extraArgs ?? []),
-      ...runtimeArgs(opts.extraArgs ?? []),
+      ...networkArgs(opts.extraArgs ?? []),
     ],
     {
       stdio: ["ignore", "pipe", "pipe"],

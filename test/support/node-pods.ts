@@ -1,61 +1,36 @@
 /**
- * Helpers for end-to-end tests of the node agent: a pod CIDR and a ClusterIP
- * of its own for each test (so concurrent tests never share an address), the
- * pids recorded in the pods' state files, read-only scans of /proc for the
- * processes of a pod, a real etcd pod and Service, etcdctl through a
- * ClusterIP, and a last-resort kill of recorded processes (by pid and checked
- * start time, never by name) so no test leaves a process behind.
+ * Helpers for end-to-end tests of the node agent: the container processes of
+ * a Hearth's pods (from its containerd's task state, so they can be found
+ * while containerd itself is down), read-only scans of /proc, a real etcd pod
+ * and Service, etcdctl through a ClusterIP, and a last-resort kill of pod
+ * processes (by pid and checked start time, never by name) so no test leaves
+ * a process behind.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import type { Pod, Probe, Volume } from "../../src/api/pod.js";
-import {
-  containerdLayout,
-  isRunning,
-  loadState,
-  PodDirs,
-  readStat,
-  signalGroup,
-} from "../../src/node/index.js";
+import { containerdLayout, isRunning, readStat, signalGroup } from "../../src/node/index.js";
 import { type Hearth, type RunResult, run, waitFor } from "./hearth-process.js";
 
-/** A /16 inside 127.100.0.0–127.249.0.0, away from the defaults (127.1 pods, 127.2 services). */
-export function testPodCidr(): string {
-  return `127.${100 + Math.floor(Math.random() * 150)}.0.0/16`;
-}
-
-/**
- * A ClusterIP to ask for in the default service range (127.2.0.0/16), away
- * from the lowest addresses the allocator hands out: the node's proxy listens
- * on it, so two hearths running at once must not both want it.
- */
-export function testClusterIp(): string {
-  const n = () => 1 + Math.floor(Math.random() * 250);
-  return `127.2.${n()}.${n()}`;
-}
-
-export interface RecordedProcess {
+/** The init process of one running container of a pod. */
+export interface PodProcess {
   uid: string;
   container: string;
   pid: number;
-  pidStart?: number;
-  shimPid?: number;
-  shimStart?: number;
+  pidStart: number;
 }
 
 /**
- * The process of every running container of the Hearth on `dataDir`,
- * whichever its pod runtime: on CRI (a containerd under DIR/containerd) from
- * the tasks in containerd's state directory (each bundle's `init.pid`, and
- * the pod uid CRI put in its annotations), so it works while containerd
- * itself is down; else from the agent's state files (those still alive).
+ * The process of every running container of the Hearth on `dataDir`: the
+ * tasks in the state directory of its containerd (under DIR/containerd; each
+ * bundle's `init.pid`, and the pod uid CRI put in its annotations), so it
+ * works while containerd itself is down.
  */
-export async function podProcesses(dataDir: string): Promise<RecordedProcess[]> {
+export async function podProcesses(dataDir: string): Promise<PodProcess[]> {
   const layout = containerdLayout(dataDir);
-  if (!existsSync(layout.config)) return liveProcesses(dataDir);
   const tasks = join(layout.state, "io.containerd.runtime.v2.task", "k8s.io");
-  const out: RecordedProcess[] = [];
+  const out: PodProcess[] = [];
   for (const id of existsSync(tasks) ? readdirSync(tasks) : []) {
     try {
       const spec = JSON.parse(readFileSync(join(tasks, id, "config.json"), "utf8")) as {
@@ -80,61 +55,27 @@ export async function podProcesses(dataDir: string): Promise<RecordedProcess[]> 
   return out;
 }
 
-/** Every current run recorded under `dataDir/pods`. */
-export function recordedProcesses(dataDir: string): RecordedProcess[] {
-  const dirs = new PodDirs(dataDir);
-  const out: RecordedProcess[] = [];
-  for (const uid of dirs.listPods()) {
-    const state = loadState(dirs, uid);
-    for (const [container, rec] of Object.entries(state?.containers ?? {})) {
-      const run = rec.current;
-      if (run?.pid === undefined) continue;
-      out.push({
-        uid,
-        container,
-        pid: run.pid,
-        ...(run.pidStart !== undefined ? { pidStart: run.pidStart } : {}),
-        ...(run.shimPid !== undefined ? { shimPid: run.shimPid } : {}),
-        ...(run.shimStart !== undefined ? { shimStart: run.shimStart } : {}),
-      });
-    }
-  }
-  return out;
-}
-
-const alive = (p: RecordedProcess) =>
-  isRunning(p.pid, p.pidStart) || (p.shimPid !== undefined && isRunning(p.shimPid, p.shimStart));
-
-/** The recorded processes still alive (same pid and start time). */
-export function liveProcesses(dataDir: string): RecordedProcess[] {
-  return recordedProcesses(dataDir).filter(alive);
-}
-
-/** SIGKILLs what is left of the recorded processes; returns how many were alive. */
-export function killRecorded(dataDir: string): number {
-  return killProcesses(recordedProcesses(dataDir));
-}
-
-/** SIGKILLs what is still alive of `procs` (recorded earlier); returns how many were. */
-export function killProcesses(procs: RecordedProcess[]): number {
-  const live = procs.filter(alive);
-  for (const p of live) {
-    if (isRunning(p.pid, p.pidStart)) signalGroup(p.pid, "SIGKILL");
-    if (p.shimPid !== undefined && isRunning(p.shimPid, p.shimStart))
-      signalGroup(p.shimPid, "SIGKILL");
-  }
+/** SIGKILLs what is still alive of `procs` (found earlier); returns how many were. */
+export function killProcesses(procs: PodProcess[]): number {
+  const live = procs.filter((p) => isRunning(p.pid, p.pidStart));
+  for (const p of live) signalGroup(p.pid, "SIGKILL");
   return live.length;
+}
+
+/** SIGKILLs every pod process of the Hearth on `dataDir` still alive; returns how many were. */
+export async function killPodProcesses(dataDir: string): Promise<number> {
+  return killProcesses(await podProcesses(dataDir));
 }
 
 export async function nodeName(h: Hearth): Promise<string> {
   return (await h.kubectlOk(["get", "nodes", "-o", "jsonpath={.items[0].metadata.name}"])).trim();
 }
 
-/** Stops hearth (SIGTERM: pods are stopped), kills any recorded leftover, removes everything. */
+/** Stops hearth (SIGTERM: pods are stopped), kills any pod process left, removes everything. */
 export async function stopAndClean(h: Hearth | undefined): Promise<number> {
   if (!h) return 0;
   if (h.process.exitCode === null && h.process.signalCode === null) await h.stop();
-  const leftover = killRecorded(h.dataDir);
+  const leftover = await killPodProcesses(h.dataDir);
   await h.cleanup();
   return leftover;
 }
@@ -164,23 +105,6 @@ export function processTable(): ProcEntry[] {
     }
   }
   return out;
-}
-
-/**
- * The sandboxes (bwrap) running the containers of pod `uid`: their command
- * lines bind files from the pod's directory. Probe sandboxes, which die with
- * the agent (`--die-with-parent`), are left out.
- */
-export function podSandboxes(dataDir: string, uid: string): number[] {
-  const podDir = new PodDirs(dataDir).pod(uid);
-  return processTable()
-    .filter(
-      (p) =>
-        p.cmdline.some((a) => a.startsWith(`${podDir}/`)) &&
-        !p.cmdline.includes("--die-with-parent"),
-    )
-    .map((p) => p.pid)
-    .sort((a, b) => a - b);
 }
 
 /** `kubectl apply` of objects, as one multi-document YAML. */
@@ -277,7 +201,7 @@ function etcdctl(endpoint: string, args: string[]): Promise<RunResult> {
 
 /**
  * `etcdctl put` through `endpoint` (a ClusterIP), retried until it works: the
- * proxy forwards once the Service's EndpointSlice lists a ready pod.
+ * node's rules forward once the Service's EndpointSlice lists a ready pod.
  */
 export async function etcdPut(endpoint: string, key: string, value: string): Promise<void> {
   await waitFor(

@@ -69,7 +69,7 @@ const IGNORED_POD_SUBRESOURCES = new Set([
 function templateOf(attrs: AdmissionAttributes): { meta: ObjectMeta; spec: PodSpec } | undefined {
   const o = attrs.object as { spec?: Record<string, unknown> } | undefined;
   let template: unknown;
-  if (attrs.type.plural === "jobs") template = o?.spec?.template;
+  if (attrs.type.plural !== "cronjobs") template = o?.spec?.template;
   else {
     const job = o?.spec?.jobTemplate as { spec?: { template?: unknown } } | undefined;
     template = job?.spec?.template;
@@ -113,6 +113,8 @@ export class PodSecurity implements AdmissionPlugin {
     if (group === "" && plural === "namespaces") return this.validateNamespace(attrs);
     if (group === "" && plural === "pods") return this.validatePod(attrs);
     if (group === "batch" && (plural === "jobs" || plural === "cronjobs"))
+      return this.validateWorkload(attrs);
+    if (group === "apps" && (plural === "deployments" || plural === "replicasets"))
       return this.validateWorkload(attrs);
     return [];
   }

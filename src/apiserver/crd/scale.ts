@@ -37,7 +37,11 @@ function replicasAt(obj: KubeObject, path: string): number {
 /** The Scale of `obj`, with the object's name, namespace, uid and resourceVersion. */
 export function scaleOf(obj: KubeObject, paths: ScaleSubresource): Scale {
   const meta = obj.metadata;
-  const selector = paths.labelSelectorPath ? lookup(obj, paths.labelSelectorPath) : undefined;
+  const selector = paths.selector
+    ? paths.selector(obj)
+    : paths.labelSelectorPath
+      ? lookup(obj, paths.labelSelectorPath)
+      : undefined;
   const specReplicas = replicasAt(obj, paths.specReplicasPath);
   return {
     kind: "Scale",
@@ -88,7 +92,11 @@ export function withReplicas(
 /** kube's checks of a CRD's scale paths (`spec.versions[i].subresources.scale`). */
 export function scalePathErrors(paths: Partial<ScaleSubresource>, at: string): FieldError[] {
   const errors: FieldError[] = [];
-  const check = (field: keyof ScaleSubresource, prefixes: string[], why: string) => {
+  const check = (
+    field: Exclude<keyof ScaleSubresource, "selector">,
+    prefixes: string[],
+    why: string,
+  ) => {
     const v = paths[field];
     if (v === undefined || v === "") {
       if (field !== "labelSelectorPath")

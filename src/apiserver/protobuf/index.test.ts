@@ -57,9 +57,9 @@ describe("decodeKubeProtobuf", () => {
 
   it("rejects kinds it does not decode, asking for JSON", () => {
     fails(
-      envelope("apps/v1", "Deployment"),
+      envelope("networking.k8s.io/v1", "Ingress"),
       "unsupported-kind",
-      'unsupported protobuf kind "Deployment"; send application/json',
+      'unsupported protobuf kind "Ingress"; send application/json',
     );
     fails(envelope("v1", "Node"), "unsupported-kind", /"Node"/);
     fails(envelope("v1", "Job"), "unsupported-kind", /"v1, Kind=Job"/);

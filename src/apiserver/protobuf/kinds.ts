@@ -3,6 +3,8 @@
  * is registered by kube in every group version (metav1.AddToGroupVersion), so any
  * `v1` / `<group>/v1` is accepted for it.
  */
+
+import { Deployment, ReplicaSet } from "./apps-messages.js";
 import {
   SelfSubjectAccessReview,
   SelfSubjectReview,
@@ -22,6 +24,7 @@ import { Service } from "./service-messages.js";
 
 const CORE_V1 = (v: string) => v === "v1";
 const BATCH_V1 = (v: string) => v === "batch/v1";
+const APPS_V1 = (v: string) => v === "apps/v1";
 const RBAC_V1 = (v: string) => v === "rbac.authorization.k8s.io/v1";
 const AUTHZ_V1 = (v: string) => v === "authorization.k8s.io/v1";
 const POLICY = (v: string) => v === "policy/v1";
@@ -38,6 +41,8 @@ const BY_KIND: ReadonlyMap<string, { apiVersion: (v: string) => boolean; message
     ["Service", { apiVersion: CORE_V1, message: Service }],
     ["Job", { apiVersion: BATCH_V1, message: Job }],
     ["CronJob", { apiVersion: BATCH_V1, message: CronJob }],
+    ["Deployment", { apiVersion: APPS_V1, message: Deployment }],
+    ["ReplicaSet", { apiVersion: APPS_V1, message: ReplicaSet }],
     ["PodDisruptionBudget", { apiVersion: POLICY, message: PodDisruptionBudget }],
     [
       "Eviction",

@@ -9,18 +9,24 @@ import type { KubeObject } from "../../api/index.js";
 import {
   type CronJob,
   type Job,
-  type JobSpec,
   type LabelSelector,
+  type PodTemplateSpec,
   trueCondition,
 } from "../../api/index.js";
 import type { TableColumn } from "./resource-type.js";
 import { age, ageColumn, humanDuration } from "./table.js";
 
-const containersOf = (spec: JobSpec | undefined) =>
+/** What the wide columns read: a workload spec's selector and pod template. */
+export interface TemplateSpec {
+  selector?: LabelSelector;
+  template?: PodTemplateSpec;
+}
+
+const containersOf = (spec: TemplateSpec | undefined) =>
   (spec?.template?.spec?.containers as { name?: string; image?: string }[] | undefined) ?? [];
 
 /** metav1.FormatLabelSelector. */
-function formatSelector(sel: LabelSelector | undefined): string {
+export function formatSelector(sel: LabelSelector | undefined): string {
   if (!sel) return "<none>";
   const parts = Object.entries(sel.matchLabels ?? {})
     .sort(([a], [b]) => (a < b ? -1 : 1))
@@ -33,7 +39,8 @@ function formatSelector(sel: LabelSelector | undefined): string {
   return parts.length === 0 ? "<none>" : parts.join(",");
 }
 
-function wideColumns(spec: (o: KubeObject) => JobSpec | undefined): TableColumn[] {
+/** CONTAINERS IMAGES SELECTOR, printed by `-o wide` for every workload kind. */
+export function wideColumns(spec: (o: KubeObject) => TemplateSpec | undefined): TableColumn[] {
   return [
     {
       name: "Containers",

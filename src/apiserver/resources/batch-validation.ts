@@ -23,13 +23,11 @@ import {
   LEGACY_CONTROLLER_UID_LABEL,
   LEGACY_JOB_NAME_LABEL,
   labelSelectorFromObject,
-  labelValue,
   parseSchedule,
-  qualifiedName,
   requiredValue,
   timeZoneError,
 } from "../../api/index.js";
-import { validatePod } from "./pod-validation.js";
+import { podTemplateErrors } from "./pod-template-validation.js";
 
 export function notSupported(field: string, value: unknown, supported: string[]): FieldError {
   return {
@@ -73,17 +71,7 @@ function jobSpecErrors(spec: JobSpec, at: string): FieldError[] {
       notSupported(`${at}.podReplacementPolicy`, policy, ["Failed", "TerminatingOrFailed"]),
     );
   const tmpl = `${at}.template`;
-  const meta = spec.template?.metadata ?? {};
-  for (const [key, value] of Object.entries(meta.labels ?? {})) {
-    for (const why of qualifiedName(key)) errors.push(invalidValue(`${tmpl}.labels`, key, why));
-    for (const why of labelValue(String(value)))
-      errors.push(invalidValue(`${tmpl}.labels`, value, why));
-  }
-  for (const e of validatePod(
-    { apiVersion: "v1", kind: "Pod", metadata: {}, spec: spec.template?.spec },
-    undefined,
-  ))
-    errors.push({ ...e, field: `${tmpl}.${e.field}` });
+  errors.push(...podTemplateErrors(spec.template, tmpl));
   const restart = spec.template?.spec?.restartPolicy;
   if (restart === undefined || restart === "" || restart === "Always")
     errors.push(requiredValue(`${tmpl}.spec.restartPolicy`, 'valid values: "OnFailure", "Never"'));

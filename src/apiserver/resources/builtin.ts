@@ -8,7 +8,9 @@
  * storage.k8s.io/v1 StorageClass, v1 PersistentVolume and PersistentVolumeClaim;
  * v1 Service and Endpoints, discovery.k8s.io/v1 EndpointSlice; v1 Pod (with
  * `log` and `binding`, `pod-type.ts`) and Node (`node-type.ts`); batch/v1 Job
- * and CronJob (`batch-types.ts`); v1 ResourceQuota and LimitRange
+ * and CronJob (`batch-types.ts`); apps/v1 Deployment and ReplicaSet
+ * (`apps-types.ts`), StatefulSet, DaemonSet and ControllerRevision
+ * (`apps-stateful-types.ts`); v1 ResourceQuota and LimitRange
  * (`quota-types.ts`); policy/v1 PodDisruptionBudget (`policy-types.ts`, with
  * the Pod's `eviction` subresource).
  */
@@ -26,6 +28,8 @@ import {
   secretSchema,
   serviceAccountSchema,
 } from "../schemas/index.js";
+import { APPS_STATEFUL_TYPES } from "./apps-stateful-types.js";
+import { APPS_TYPES } from "./apps-types.js";
 import { BATCH_TYPES } from "./batch-types.js";
 import { validateConfigMap } from "./config-map-validation.js";
 import { validateLease } from "./lease-validation.js";
@@ -184,6 +188,8 @@ export function builtinTypes(serviceCidr?: string): ResourceType[] {
     ...serviceTypes(serviceCidr),
     ...STORAGE_TYPES,
     ...BATCH_TYPES,
+    ...APPS_TYPES,
+    ...APPS_STATEFUL_TYPES,
     ...QUOTA_TYPES,
     ...POLICY_TYPES,
   ];

@@ -1,15 +1,16 @@
 /**
  * ClusterIP allocation for Services from the service CIDR (default
- * `127.2.0.0/16`: loopback, so a proxy can listen on every address without
- * setup). The allocation map is not stored on its own: it is the set of
- * clusterIPs of the Services that exist, read at each create, plus the
- * addresses claimed for Services being created right now (whose Services are
- * not stored yet). A claim is a guarded update of one storage key, so apiservers sharing one etcd
- * never hand out the same address: of two racing claims one fails its
- * revision check and reads again. Within a process the claims also run under
- * one lock per backend, so they do not contend with each other. A requested
- * `clusterIP` must be in range and free (422 with kube's wording); otherwise
- * the lowest free address is taken.
+ * `10.96.0.0/16`, kube's: addresses the node's nftables rules DNAT for pods
+ * in their own network namespaces and for the host). The allocation map is
+ * not stored on its own: it is the set of clusterIPs of the Services that
+ * exist, read at each create, plus the addresses claimed for Services being
+ * created right now (whose Services are not stored yet). A claim is a guarded
+ * update of one storage key, so apiservers sharing one etcd never hand out
+ * the same address: of two racing claims one fails its revision check and
+ * reads again. Within a process the claims also run under one lock per
+ * backend, so they do not contend with each other. A requested `clusterIP`
+ * must be in range and free (422 with kube's wording); otherwise the lowest
+ * free address is taken.
  */
 
 import type { KubeObject } from "../../api/index.js";
@@ -19,7 +20,8 @@ import { KeyExistsError, KeyNotFoundError, RevisionMismatchError } from "../../s
 import type { RequestContext } from "../handlers/context.js";
 import type { ResourceType } from "./resource-type.js";
 
-export const DEFAULT_SERVICE_CIDR = "127.2.0.0/16";
+/** Two Hearths on one machine need different ones (each table serves only its own). */
+export const DEFAULT_SERVICE_CIDR = "10.96.0.0/16";
 
 export interface Ipv4Range {
   cidr: string;

@@ -8,50 +8,23 @@
 import {
   type FieldError,
   forbiddenValue,
-  type IntOrString,
   invalidValue,
   type KubeObject,
   type LabelSelector,
   labelValue,
+  notMoreThan100PercentErrors,
   type PodDisruptionBudget,
+  positiveIntOrPercentErrors,
   qualifiedName,
   requiredValue,
 } from "../../api/index.js";
 import { notSupported } from "./batch-validation.js";
 
-const PERCENT = /^[0-9]+%$/;
-const PERCENT_MESSAGE =
-  "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
 const POLICIES = ["AlwaysAllow", "IfHealthyBudget"];
 
-/**
- * Go renders an IntOrString bad value with `%#v` (its String() has a pointer
- * receiver), so kube's messages read `intstr.IntOrString{Type:1, …}`.
- */
-export function goIntOrString(v: IntOrString): string {
-  return typeof v === "number"
-    ? `intstr.IntOrString{Type:0, IntVal:${v}, StrVal:""}`
-    : `intstr.IntOrString{Type:1, IntVal:0, StrVal:${JSON.stringify(v)}}`;
-}
-
-function intOrStringInvalid(field: string, v: IntOrString, why: string): FieldError {
-  return {
-    reason: "FieldValueInvalid",
-    field,
-    detail: `Invalid value: ${goIntOrString(v)}: ${why}`,
-  };
-}
-
-/** apps validation's ValidatePositiveIntOrPercent and IsNotMoreThan100Percent. */
+/** ValidatePositiveIntOrPercent and IsNotMoreThan100Percent, as kube checks both budget fields. */
 function intOrPercentErrors(field: string, v: unknown): FieldError[] {
-  if (typeof v === "number")
-    return v < 0 ? [invalidValue(field, v, "must be greater than or equal to 0")] : [];
-  if (typeof v !== "string")
-    return [invalidValue(field, v, "must be an integer or percentage (e.g '5%')")];
-  if (!PERCENT.test(v)) return [intOrStringInvalid(field, v, PERCENT_MESSAGE)];
-  if (Number.parseInt(v, 10) > 100)
-    return [intOrStringInvalid(field, v, "must not be greater than 100%")];
-  return [];
+  return [...positiveIntOrPercentErrors(field, v), ...notMoreThan100PercentErrors(field, v)];
 }
 
 /** apimachinery's ValidateLabelSelector. */

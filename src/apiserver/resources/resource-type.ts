@@ -21,6 +21,8 @@ export interface ScaleSubresource {
   specReplicasPath: string;
   statusReplicasPath: string;
   labelSelectorPath?: string;
+  /** Built-in kinds: the Scale's `status.selector` computed from the object (kube's scale REST). */
+  selector?(obj: KubeObject): string | undefined;
 }
 
 /**

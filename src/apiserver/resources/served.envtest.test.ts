@@ -236,7 +236,7 @@ describe("discovery per kind", () => {
     }
   });
 
-  it("puts exactly pods, services, jobs and cronjobs in the `all` category among built-in kinds", async () => {
+  it("puts exactly kube's kinds in the `all` category among built-in kinds", async () => {
     const all: string[] = [];
     for (const gv of ["v1", "batch/v1", "apps/v1"]) {
       const reply = await api.call("GET", gvPath(gv));
@@ -244,7 +244,16 @@ describe("discovery per kind", () => {
       for (const r of (reply.body as { resources: ApiResource[] }).resources)
         if (r.categories?.includes("all")) all.push(r.name);
     }
-    assert.deepEqual(all.sort(), ["cronjobs", "jobs", "pods", "services"]);
+    assert.deepEqual(all.sort(), [
+      "cronjobs",
+      "daemonsets",
+      "deployments",
+      "jobs",
+      "pods",
+      "replicasets",
+      "services",
+      "statefulsets",
+    ]);
   });
 });
 

@@ -17,6 +17,8 @@ import {
 import { configMapSchema } from "./config-map.js";
 import { cronJobSchema } from "./cron-job.js";
 import { customResourceDefinitionSchema } from "./custom-resource-definition.js";
+import { controllerRevisionSchema, daemonSetSchema } from "./daemonset.js";
+import { deploymentSchema, replicaSetSchema } from "./deployment.js";
 import { endpointSliceSchema } from "./endpoint-slice.js";
 import { endpointsSchema } from "./endpoints.js";
 import { eventSchema } from "./event.js";
@@ -40,6 +42,7 @@ import { resourceQuotaSchema } from "./resource-quota.js";
 import { secretSchema } from "./secret.js";
 import { serviceSchema } from "./service.js";
 import { serviceAccountSchema } from "./service-account.js";
+import { statefulSetSchema } from "./statefulset.js";
 import { storageClassSchema } from "./storage-class.js";
 
 export { customResourceSchema } from "./custom-resource.js";
@@ -51,8 +54,11 @@ export {
   clusterRoleBindingSchema,
   clusterRoleSchema,
   configMapSchema,
+  controllerRevisionSchema,
   cronJobSchema,
   customResourceDefinitionSchema,
+  daemonSetSchema,
+  deploymentSchema,
   endpointSliceSchema,
   endpointsSchema,
   eventSchema,
@@ -68,6 +74,7 @@ export {
   persistentVolumeSchema,
   podDisruptionBudgetSchema,
   podSchema,
+  replicaSetSchema,
   resourceQuotaSchema,
   roleBindingSchema,
   roleSchema,
@@ -77,6 +84,7 @@ export {
   selfSubjectRulesReviewSchema,
   serviceAccountSchema,
   serviceSchema,
+  statefulSetSchema,
   storageClassSchema,
   subjectAccessReviewSchema,
   tokenRequestSchema,
@@ -117,6 +125,11 @@ const all: Schema[] = [
   cronJobSchema,
   resourceQuotaSchema,
   limitRangeSchema,
+  deploymentSchema,
+  replicaSetSchema,
+  statefulSetSchema,
+  daemonSetSchema,
+  controllerRevisionSchema,
   podDisruptionBudgetSchema,
 ];
 

@@ -85,10 +85,10 @@ export const container: Schema = object(
       "x-kubernetes-list-type": "atomic",
     },
     image: str(
-      "Container image name. On Hearth an image names an entry of the node agent's image table (a local executable); the tag is ignored.",
+      "Container image name. More info: https://kubernetes.io/docs/concepts/containers/images This field is optional to allow higher level config management to default or override container images in workload controllers like Deployments and StatefulSets.",
     ),
     imagePullPolicy: str(
-      "Image pull policy. One of Always, Never, IfNotPresent. Images are local executables on Hearth, so every policy behaves as IfNotPresent.",
+      "Image pull policy. One of Always, Never, IfNotPresent. Defaults to Always if :latest tag is specified, or IfNotPresent otherwise. Cannot be updated. More info: https://kubernetes.io/docs/concepts/containers/images#updating-images",
       { enum: ["Always", "IfNotPresent", "Never"] },
     ),
     livenessProbe: {
@@ -112,7 +112,7 @@ export const container: Schema = object(
     resources: {
       ...resources,
       description:
-        "Compute Resources required by this container. Requests are used for scheduling; limits are not enforced on Hearth. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/",
+        "Compute Resources required by this container. Requests are used for scheduling and set CPU shares; limits become the container's cgroup limits. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/",
     },
     securityContext: {
       ...securityContext,

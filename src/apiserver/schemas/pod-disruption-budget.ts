@@ -3,7 +3,7 @@
  * condition) and the Eviction body of `pods/eviction`, as kube v1.32 publishes them.
  */
 import type { Schema } from "../../api/index.js";
-import { int32, int64, object, str, time } from "./builders.js";
+import { int32, int64, object, str } from "./builders.js";
 import { metaCondition as condition } from "./condition.js";
 import { kindSchema } from "./kind.js";
 import { labelSelector } from "./label-selector.js";

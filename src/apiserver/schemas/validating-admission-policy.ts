@@ -4,7 +4,7 @@
  */
 import type { Schema } from "../../api/index.js";
 import { matchResources } from "./admission-match-resources.js";
-import { int64, mapList, object, str, time } from "./builders.js";
+import { int64, mapList, object, str } from "./builders.js";
 import { metaCondition as condition } from "./condition.js";
 import { kindSchema } from "./kind.js";
 

@@ -7,7 +7,6 @@ import {
   expectedCounts,
   needsScale,
   nextStatus,
-  scaledValue,
 } from "./budget-status.js";
 
 const NOW = Date.parse("2026-01-01T00:10:00Z");
@@ -43,14 +42,6 @@ function pdb(
 }
 
 describe("disruption budget status", () => {
-  it("scales percentages rounding up", () => {
-    assert.equal(scaledValue("50%", 3), 2);
-    assert.equal(scaledValue("34%", 3), 2);
-    assert.equal(scaledValue("0%", 3), 0);
-    assert.equal(scaledValue(4, 3), 4);
-    assert.throws(() => scaledValue("x", 3));
-  });
-
   it("needs the controllers' scale only for percentages and maxUnavailable", () => {
     assert.equal(needsScale(pdb({ minAvailable: 2 })), false);
     assert.equal(needsScale(pdb({ minAvailable: "50%" })), true);

@@ -9,23 +9,15 @@ import {
   DISRUPTED_POD_TIMEOUT_MS,
   DISRUPTION_ALLOWED,
   INSUFFICIENT_PODS,
-  type IntOrString,
   type Pod,
   type PodDisruptionBudget,
   type PodDisruptionBudgetStatus,
   podIsReady,
   rfc3339,
   SUFFICIENT_PODS,
+  scaledValue,
   withDisruptionAllowed,
 } from "../../api/index.js";
-
-/** intstr's GetScaledValueFromIntOrPercent with roundUp: `n%` of `total`, rounded up. */
-export function scaledValue(value: IntOrString, total: number): number {
-  if (typeof value === "number") return value;
-  const m = /^(\d+)%$/.exec(value);
-  if (!m) throw new Error(`invalid value for IntOrString: invalid value "${value}"`);
-  return Math.ceil((Number(m[1]) * total) / 100);
-}
 
 /** Whether the budget needs its controllers' scale (a percentage, or maxUnavailable) rather than the pods' count. */
 export function needsScale(pdb: PodDisruptionBudget): boolean {
@@ -42,7 +34,7 @@ export function expectedCounts(
 ): { expectedCount: number; desiredHealthy: number } {
   const spec = pdb.spec ?? {};
   if (spec.maxUnavailable !== undefined) {
-    const maxUnavailable = scaledValue(spec.maxUnavailable, expectedScale);
+    const maxUnavailable = scaledValue(spec.maxUnavailable, expectedScale, true);
     return {
       expectedCount: expectedScale,
       desiredHealthy: Math.max(0, expectedScale - maxUnavailable),
@@ -53,7 +45,7 @@ export function expectedCounts(
   if (typeof spec.minAvailable === "string")
     return {
       expectedCount: expectedScale,
-      desiredHealthy: scaledValue(spec.minAvailable, expectedScale),
+      desiredHealthy: scaledValue(spec.minAvailable, expectedScale, true),
     };
   return { expectedCount: 0, desiredHealthy: 0 };
 }

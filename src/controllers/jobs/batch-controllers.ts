@@ -11,7 +11,7 @@
 
 import type { KubeObject } from "../../api/index.js";
 import { JOB_TRACKING_FINALIZER, type Job, jobFinishedAs } from "../../api/index.js";
-import { type Client, EventRecorder } from "../../client/index.js";
+import { type Client, controllerRecorder } from "../../client/index.js";
 import {
   type BuiltController,
   type Clock,
@@ -74,12 +74,7 @@ export function registerBatchControllers(
 ): BatchControllers {
   const log = opts.log ?? (() => {});
   const now = opts.now ?? (() => manager.clock.now());
-  const recorder = (component: string) =>
-    new EventRecorder(client, {
-      component,
-      onError: (e) => log(`${component}: recording an event failed`, e),
-      now: () => new Date(now()),
-    });
+  const recorder = (component: string) => controllerRecorder(client, component, log, now);
   const workers = opts.workers ?? 2;
   const jobInformer = manager.cache.informer(JOB).informer;
   const podInformer = manager.cache.informer(POD).informer;

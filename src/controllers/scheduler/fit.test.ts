@@ -93,6 +93,28 @@ describe("scheduler fit", () => {
     });
   });
 
+  it("binds a pod pinned by node affinity matchFields (a DaemonSet's) to that node only", () => {
+    const nodes = [node("a"), node("b")];
+    const pinned = pod("p", {
+      spec: {
+        affinity: {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [
+                { matchFields: [{ key: "metadata.name", operator: "In", values: ["b"] }] },
+              ],
+            },
+          },
+        },
+      },
+    });
+    assert.deepEqual(schedule(pinned, { nodes, bound: [] }), { nodeName: "b" });
+    assert.deepEqual(schedule(pinned, { nodes: [node("a")], bound: [] }), {
+      unschedulable:
+        "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector.",
+    });
+  });
+
   it("reports no nodes as kube does", () => {
     assert.deepEqual(schedule(pod("p"), { nodes: [], bound: [] }), {
       unschedulable: "no nodes available to schedule pods",
@@ -101,5 +123,40 @@ describe("scheduler fit", () => {
       fitErrorMessage(3, new Map([["Insufficient cpu", 3]])),
       "0/3 nodes are available: 3 Insufficient cpu.",
     );
+  });
+});
+
+describe("scheduler host ports (NodePorts)", () => {
+  const withPort = (name: string, port: { hostPort: number; hostIP?: string; protocol?: string }) =>
+    pod(name, {
+      spec: { containers: [{ name: "c", ports: [{ containerPort: 80, ...port }] }] },
+    });
+
+  it("keeps a pod off a node where its host port is held", () => {
+    const nodes = [node("a"), node("b")];
+    const held = bound("a", withPort("x", { hostPort: 8080 }));
+    assert.deepEqual(schedule(withPort("p", { hostPort: 8080 }), { nodes, bound: held }), {
+      nodeName: "b",
+    });
+    assert.deepEqual(
+      schedule(withPort("p", { hostPort: 8080 }), { nodes: [node("a")], bound: held }),
+      {
+        unschedulable:
+          "0/1 nodes are available: 1 node(s) didn't have free ports for the requested pod ports.",
+      },
+    );
+  });
+
+  it("lets ports differ by protocol or by distinct host IPs, not by one wildcard", () => {
+    const nodes = [node("a")];
+    const one = (p: Pod, q: Pod) => schedule(p, { nodes, bound: bound("a", q) });
+    const tcp = withPort("x", { hostPort: 53 });
+    assert.deepEqual(one(withPort("p", { hostPort: 53, protocol: "UDP" }), tcp), { nodeName: "a" });
+    const onIp = withPort("x", { hostPort: 53, hostIP: "10.0.0.1" });
+    assert.deepEqual(one(withPort("p", { hostPort: 53, hostIP: "10.0.0.2" }), onIp), {
+      nodeName: "a",
+    });
+    assert.ok("unschedulable" in one(withPort("p", { hostPort: 53 }), onIp));
+    assert.ok("unschedulable" in one(withPort("p", { hostPort: 53, hostIP: "0.0.0.0" }), onIp));
   });
 });

@@ -1,6 +1,6 @@
 /**
  * One scheduling decision, a pure function of the pod and the cluster as the
- * scheduler sees it: filter the nodes (node-level filters, resources,
+ * scheduler sees it: filter the nodes (node-level filters, host ports, resources,
  * anti-affinity; the first failing filter gives a node's reason), then pick the
  * feasible node with the most cpu and memory left (ties by name). When none fits,
  * the message counts the reasons as kube-scheduler's FitError does:
@@ -8,6 +8,7 @@
  */
 import { antiAffinityRefusal, type PlacedPod } from "./anti-affinity.js";
 import { nodeRefusal } from "./node-filters.js";
+import { nodePortsRefusal } from "./node-ports.js";
 import { freeShare, insufficientResources } from "./resources.js";
 import { isTerminal, type Node, type Pod } from "./types.js";
 
@@ -30,7 +31,7 @@ export function fitErrorMessage(total: number, reasons: Map<string, number>): st
 
 /** The reasons `node` cannot take `pod`, empty when it can. */
 export function refusals(pod: Pod, node: Node, onNode: Pod[], placed: PlacedPod[]): string[] {
-  const own = nodeRefusal(pod, node);
+  const own = nodeRefusal(pod, node) ?? nodePortsRefusal(pod, onNode);
   if (own) return [own];
   const resources = insufficientResources(pod, node, onNode);
   if (resources.length > 0) return resources;

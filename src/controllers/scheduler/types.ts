@@ -3,13 +3,21 @@
  * open objects. The kinds themselves belong to the apiserver; these say only
  * what scheduling looks at.
  */
-import type { KubeObject } from "../../api/index.js";
+import type { KubeObject, NodeAffinitySpec } from "../../api/index.js";
 
 export type ResourceList = Record<string, string | number>;
+
+export interface ContainerPort {
+  containerPort?: number;
+  hostPort?: number;
+  hostIP?: string;
+  protocol?: string;
+}
 
 export interface Container {
   name?: string;
   resources?: { requests?: ResourceList; limits?: ResourceList };
+  ports?: ContainerPort[];
 }
 
 export interface LabelSelectorSpec {
@@ -41,6 +49,7 @@ export interface PodSpec {
   tolerations?: Toleration[];
   affinity?: {
     podAntiAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: PodAffinityTerm[] };
+    nodeAffinity?: NonNullable<NodeAffinitySpec["affinity"]>["nodeAffinity"];
   };
 }
 

@@ -16,7 +16,7 @@
  * - No `portmap`: it works here (iptables-nft), but writes `CNI-HOSTPORT-*`
  *   chains into the host's shared iptables `nat` table, with a MASQUERADE
  *   rule, that no DEL removes and every Hearth on the machine would share.
- *   hostPort belongs in Hearth's own nftables table, with the Services.
+ *   hostPort is a DNAT in Hearth's own nftables table (nft/host-ports.ts).
  *
  * containerd 1.6 adds the `loopback` plugin itself (from bin_dir), so `lo` is
  * up in every sandbox without a second conflist. The bridge plugin turns on
@@ -39,7 +39,7 @@ import { promisify } from "node:util";
 import { intToIpv4, ipv4ToInt, netsOverlap, parseIpv4Net } from "../ipv4.js";
 import { type ContainerdLayout, containerdLayout } from "./layout.js";
 
-/** The pod CIDR of `--runtime cri` when none is given: private, not loopback. */
+/** The pod CIDR when none is given: private, not loopback. */
 export const DEFAULT_CRI_POD_CIDR = "10.88.0.0/24";
 
 /** The version Debian 12's containernetworking-plugins 1.1.1 speak (`CNI_COMMAND=VERSION`). */

@@ -14,7 +14,7 @@ test("without root, starting containerd is refused with what is needed", async (
   process.getuid = () => 1000;
   assert.throws(
     () => checkCanRun("containerd"),
-    /running containers needs root.*--containerd-socket PATH.*--runtime host/,
+    /running containers needs root.*--containerd-socket PATH.*--no-node-agent/,
   );
   const sup = new ContainerdSupervisor({ dataDir: "/nonexistent/h", sandboxImage: "x" });
   await assert.rejects(sup.start(new AbortController().signal), /needs root/);

@@ -190,7 +190,7 @@ export function checkCanRun(binary: string): void {
     throw new Error(
       "running containers needs root: containerd creates mounts, namespaces and cgroups. " +
         "Run hearth as root, point it at a containerd already serving CRI with --containerd-socket PATH, " +
-        "or run pods as host processes with --runtime host",
+        "or run `hearth up --no-node-agent` (the API without pods)",
     );
   const probe = spawnSync(binary, ["--version"], { stdio: "ignore" });
   if (probe.error || probe.status !== 0)

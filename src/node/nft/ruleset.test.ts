@@ -106,7 +106,14 @@ describe("nftables Service ruleset", () => {
     assert.ok(lines(text).includes("flush set ip t routed-cidrs"), "rebuilt whole each time");
     assert.equal(elementsOf(text, "routed-cidrs"), "{ 10.245.0.0/24, 10.246.0.0/16 }");
     assert.deepEqual(skipped, ['routed pod CIDR "bad; drop" is not an IPv4 network']);
-    assert.equal(text.match(/masquerade/g)?.length, 1, "routed traffic is not masqueraded");
+    assert.deepEqual(rulesOf(text, "nat-postrouting").slice(1), [
+      "fib saddr type local ip daddr @routed-cidrs ct status dnat masquerade",
+    ]);
+    assert.equal(
+      text.match(/masquerade/g)?.length,
+      2,
+      "pod traffic is not masqueraded: only hairpin, and the host's DNATed to another node",
+    );
     await check(text);
   });
 
@@ -150,8 +157,8 @@ describe("nftables Service ruleset", () => {
       text,
       /add chain ip t nat-postrouting \{ type nat hook postrouting priority srcnat;/,
     );
-    assert.deepEqual(rulesOf(text, "nat-prerouting"), ["jump services"]);
-    assert.deepEqual(rulesOf(text, "nat-output"), ["jump services"]);
+    assert.deepEqual(rulesOf(text, "nat-prerouting"), ["jump host-ports", "jump services"]);
+    assert.deepEqual(rulesOf(text, "nat-output"), ["jump host-ports", "jump services"]);
     assert.deepEqual(rulesOf(text, "nat-postrouting"), [
       "ip saddr 10.244.0.0/24 ip daddr 10.244.0.0/24 ct status dnat ip saddr . ip daddr @hairpin masquerade",
     ]);
@@ -292,6 +299,37 @@ describe("nftables Service ruleset", () => {
       "",
       "a ClusterIP Service has no NodePort",
     );
+    await check(text);
+  });
+
+  it("sends a pod's host port on local addresses, or its hostIP only, to the pod, with hairpin", async () => {
+    const hostPorts = [
+      {
+        pod: "default/web",
+        protocol: "tcp" as const,
+        hostPort: 8080,
+        podIP: "10.244.0.7",
+        containerPort: 80,
+      },
+      {
+        pod: "default/dns",
+        hostIP: "192.0.2.10",
+        protocol: "udp" as const,
+        hostPort: 5353,
+        podIP: "10.244.0.8",
+        containerPort: 53,
+      },
+    ];
+    const { text } = renderRuleset("t", [], [], { ...FACTS, hostPorts });
+    assert.deepEqual(rulesOf(text, "host-ports"), [
+      'fib daddr type local ip daddr != 127.0.0.0/8 meta l4proto tcp th dport 8080 dnat to 10.244.0.7:80 comment "default/web"',
+      'ip daddr 192.0.2.10 meta l4proto udp th dport 5353 dnat to 10.244.0.8:53 comment "default/dns"',
+    ]);
+    assert.equal(
+      elementsOf(text, "hairpin"),
+      "{ 10.244.0.7 . 10.244.0.7, 10.244.0.8 . 10.244.0.8 }",
+    );
+    assert.deepEqual(rulesOf(renderRuleset("t", [], [], FACTS).text, "host-ports"), []);
     await check(text);
   });
 

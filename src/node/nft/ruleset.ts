@@ -8,6 +8,7 @@
  * wants (`existing`, from `nft list table`). So the ClientIP affinity sets, whose
  * elements are the sessions, outlive a rebuild, as in kube-proxy.
  */
+import type { HostPortRule } from "./host-ports.js";
 import { type ServicePortRule, servicePorts } from "./service-ports.js";
 import type { EndpointSliceObject, NodeFacts, ServiceObject, TableContents } from "./types.js";
 import { validCIDR, validIPv4, validTableName } from "./validate.js";
@@ -45,7 +46,13 @@ const BASE_CHAINS: [string, string][] = [
   ["filter-output", "type filter hook output priority -110; policy accept;"],
   ["filter-output-post-dnat", "type filter hook output priority -90; policy accept;"],
 ];
-const REGULAR_CHAINS = ["services", "endpoints-check", "cluster-ips-check", "reject-chain"];
+const REGULAR_CHAINS = [
+  "host-ports",
+  "services",
+  "endpoints-check",
+  "cluster-ips-check",
+  "reject-chain",
+];
 
 /** Local addresses but loopback: NodePorts answer on every one of them. */
 const LOCAL = "fib daddr type local ip daddr != 127.0.0.0/8";
@@ -90,8 +97,10 @@ export function renderRuleset(
   }
   for (const name of REGULAR_CHAINS) chain(name);
 
-  rule("nat-prerouting", "jump services");
-  rule("nat-output", "jump services");
+  for (const c of ["nat-prerouting", "nat-output"]) {
+    rule(c, "jump host-ports");
+    rule(c, "jump services");
+  }
   // Hairpin: a pod sent to itself through a Service must see the packet come
   // from elsewhere (its own address as source is martian, and its reply would
   // skip the un-DNAT); only packets DNATed to the very address they come from,
@@ -120,6 +129,14 @@ export function renderRuleset(
     // NATed nor checked as new: kube-proxy drops it rather than let it follow the host's routes.
     rule("filter-forward", `ip saddr ${facts.podCIDR} ct state invalid counter drop`);
     rule("filter-forward", `ip daddr ${facts.podCIDR} ct state invalid counter drop`);
+    // The host picks the source of a ClusterIP (or NodePort) connection before its DNAT,
+    // by its own routes; DNATed to a pod of another node, it leaves with the address of
+    // the link to that node (as kube-proxy masquerades what does not come from a pod), so
+    // the other node lets it in (a routed node's address) and its reply comes back.
+    rule(
+      "nat-postrouting",
+      "fib saddr type local ip daddr @routed-cidrs ct status dnat masquerade",
+    );
   }
   for (const c of ["filter-input", "filter-forward", "filter-output"])
     rule(c, "ct state new jump endpoints-check");
@@ -143,6 +160,8 @@ export function renderRuleset(
     else skipped.push(`routed pod CIDR ${JSON.stringify(cidr)} is not an IPv4 network`);
   for (const ip of facts.nodeIPs.filter((ip) => !validIPv4(ip)))
     skipped.push(`node IP ${JSON.stringify(ip)} is no IPv4 address`);
+
+  for (const hp of facts.hostPorts ?? []) hostPort(hp, rule, element);
 
   const rendered: ServicePortRule[] = [];
   const clusterKeys = new Set<string>();
@@ -212,6 +231,24 @@ export function renderRuleset(
   for (const name of [...existing.maps].sort())
     if (!maps.has(name)) out.push(`delete map ${t} ${name}`);
   return { text: `${out.join("\n")}\n`, skipped, ports: rendered };
+}
+
+/**
+ * A pod's host port: a connection to it on a local address (its hostIP, or
+ * any but loopback, as NodePorts) goes to the pod; a pod of the node sent to
+ * itself so is a hairpin.
+ */
+function hostPort(
+  hp: HostPortRule,
+  rule: (chain: string, r: string) => void,
+  element: (set: string, e: string) => void,
+): void {
+  const to = hp.hostIP === undefined ? LOCAL : `ip daddr ${hp.hostIP}`;
+  rule(
+    "host-ports",
+    `${to} meta l4proto ${hp.protocol} th dport ${hp.hostPort} dnat to ${hp.podIP}:${hp.containerPort} comment "${hp.pod}"`,
+  );
+  element("hairpin", `${hp.podIP} . ${hp.podIP}`);
 }
 
 /**

@@ -25,8 +25,10 @@ import {
   runOnOwnManager,
   type TypedReconciler,
 } from "../../runtime/index.js";
+import { podsOf } from "../pod-scope.js";
 import { clashingRoutes, listRoutes, podRoutes, routingChanged } from "../routes/index.js";
 import { deleteArgs, deleteFlows } from "./conntrack.js";
+import { hasHostPorts, hostPortRules, type PodObject } from "./host-ports.js";
 import { applyScript, deleteTable, tableContents } from "./nft.js";
 import { renderRuleset } from "./ruleset.js";
 import type { ServicePortRule } from "./service-ports.js";
@@ -36,6 +38,7 @@ import { type EndpointSliceObject, SERVICE_NAME_LABEL, type ServiceObject } from
 const SERVICE = { apiVersion: "v1", kind: "Service" };
 const ENDPOINT_SLICE = { apiVersion: "discovery.k8s.io/v1", kind: "EndpointSlice" };
 const NODE = { apiVersion: "v1", kind: "Node" };
+const POD = { apiVersion: "v1", kind: "Pod" };
 /** Only slices that name their Service are of use; the server filters the rest. */
 const SLICES = { scope: { labelSelector: SERVICE_NAME_LABEL } };
 /** The one request: the table is rebuilt whole, whatever changed. */
@@ -47,6 +50,7 @@ export interface ServiceRulesOptions {
   podCIDR: string;
   serviceCIDR?: string;
   nodeIPs: string[];
+  /** This node's name: with it, its pods' host ports are rules too (NodeFacts.hostPorts). */
   nodeName?: string;
   /**
    * See NodeFacts.podBridge. With it, the Nodes are watched too: the other
@@ -83,14 +87,19 @@ class ServiceRulesReconciler implements TypedReconciler {
 
   register(manager: Manager): void {
     this.cache = manager.cache;
-    const builder = manager
+    let builder = manager
       .controller("service-rules")
       .watches(SERVICE, () => [TABLE])
       .watches(ENDPOINT_SLICE, () => [TABLE], SLICES);
-    (this.opts.podBridge === undefined
-      ? builder
-      : builder.watches(NODE, () => [TABLE], { predicates: [routingChanged] })
-    ).complete(this);
+    if (this.opts.podBridge !== undefined)
+      builder = builder.watches(NODE, () => [TABLE], { predicates: [routingChanged] });
+    if (this.opts.nodeName !== undefined)
+      builder = builder.watches(
+        POD,
+        (pod) => (hasHostPorts(pod as PodObject) ? [TABLE] : []),
+        podsOf(this.opts.nodeName),
+      );
+    builder.complete(this);
     manager.add(onStop(() => this.stop()));
   }
 
@@ -113,14 +122,15 @@ class ServiceRulesReconciler implements TypedReconciler {
     ).items;
     const nft = { ...(this.opts.nft ? { nft: this.opts.nft } : {}), signal };
     const existing = await tableContents(this.opts.table, nft);
-    const facts = { ...this.opts, routedCIDRs: await this.routedCIDRs(cache) };
-    const { text, skipped, ports } = renderRuleset(
-      this.opts.table,
-      services,
-      slices,
-      facts,
-      existing,
-    );
+    const hostPorts = await this.hostPorts(cache);
+    const facts = {
+      ...this.opts,
+      routedCIDRs: await this.routedCIDRs(cache),
+      hostPorts: hostPorts.rules,
+    };
+    const rendered = renderRuleset(this.opts.table, services, slices, facts, existing);
+    const { text, ports } = rendered;
+    const skipped = [...hostPorts.skipped, ...rendered.skipped];
     const said = skipped.join("\n");
     if (said && said !== this.lastSkipped) this.opts.warn?.(`service rules: left out:\n${said}`);
     this.lastSkipped = said;
@@ -158,6 +168,14 @@ class ServiceRulesReconciler implements TypedReconciler {
       );
     this.lastFlowErrors = said;
     return failed;
+  }
+
+  /** The host ports of the pods bound to this node (none without a node name). */
+  private async hostPorts(cache: Cache) {
+    if (this.opts.nodeName === undefined) return { rules: [], skipped: [] };
+    const scope = podsOf(this.opts.nodeName);
+    const pods = (await cache.list<PodObject>(POD, { ...scope, noCopy: true })).items;
+    return hostPortRules(pods);
   }
 
   /**

@@ -4,6 +4,7 @@
  * field may be missing or malformed), and the facts of the node they run on.
  */
 import type { KubeObject } from "../../api/index.js";
+import type { HostPortRule } from "./host-ports.js";
 
 export const SERVICE_NAME_LABEL = "kubernetes.io/service-name";
 
@@ -57,6 +58,8 @@ export interface NodeFacts {
    * rule above; everything else entering or leaving the pod CIDR is dropped.
    */
   routedCIDRs?: string[];
+  /** The host ports of this node's pods (see host-ports.ts). */
+  hostPorts?: HostPortRule[];
 }
 
 /** The chains and sets a table holds now, so a rebuild can delete the ones it no longer wants. */

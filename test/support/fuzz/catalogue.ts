@@ -90,6 +90,12 @@ const meta = (name: string, namespace: string | undefined, extra: Obj = {}): Obj
 const container = { name: "main", image: "busybox:1.36", command: ["sleep", "3600"] };
 const podSpec = { containers: [container], restartPolicy: "Never" };
 const podTemplate = { metadata: { labels: { app: "fuzz" } }, spec: podSpec };
+/** A Deployment's or ReplicaSet's spec: no replicas, a template that restarts Always. */
+const workload = () => ({
+  replicas: 0,
+  selector: { matchLabels: { app: "fuzz" } },
+  template: { ...podTemplate, spec: { ...podSpec, restartPolicy: "Always" } },
+});
 
 const core = (
   kind: string,
@@ -224,6 +230,12 @@ export const FUZZ_KINDS: FuzzKind[] = [
     }),
     { subresources: ["status"] },
   ),
+  grouped("apps", "v1", "Deployment", "deployments", true, () => ({ spec: workload() }), {
+    subresources: ["status", "scale"],
+  }),
+  grouped("apps", "v1", "ReplicaSet", "replicasets", true, () => ({ spec: workload() }), {
+    subresources: ["status", "scale"],
+  }),
   grouped("storage.k8s.io", "v1", "StorageClass", "storageclasses", false, () => ({
     provisioner: "fuzz.hearth.io/none",
     reclaimPolicy: "Delete",

@@ -26,7 +26,7 @@ import type { FuzzRequest } from "./request.js";
 const isCustom = (k: FuzzKind) =>
   !["", "rbac.authorization.k8s.io", "batch", "coordination.k8s.io", "storage.k8s.io"]
     .concat(["discovery.k8s.io", "events.k8s.io", "admissionregistration.k8s.io"])
-    .concat(["apiextensions.k8s.io"])
+    .concat(["apiextensions.k8s.io", "apps"])
     .includes(k.group);
 
 type Op = "create" | "update" | "merge" | "strategic" | "json" | "apply";

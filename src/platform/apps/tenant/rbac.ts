@@ -72,6 +72,17 @@ export function tenantClusterRoles(appPlurals: string[], adminPlurals: string[])
       verbs: READ,
     },
     { apiGroups: ["batch"], resources: ["jobs", "cronjobs"], verbs: READ },
+    {
+      apiGroups: ["apps"],
+      resources: [
+        "deployments",
+        "replicasets",
+        "statefulsets",
+        "daemonsets",
+        "controllerrevisions",
+      ],
+      verbs: READ,
+    },
     { apiGroups: ["policy"], resources: ["poddisruptionbudgets"], verbs: READ },
     // Cozystack's view role: what its apps' monitors say (read only; the platform writes them).
     { apiGroups: [WORKLOADS_GROUP], resources: ["workloadmonitors"], verbs: READ },

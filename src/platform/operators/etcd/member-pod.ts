@@ -73,8 +73,8 @@ export function etcdArgs(cluster: EtcdCluster, member: EtcdMember, address: stri
     `--peer-key-file=${PEER_TLS}/tls.key`,
     `--peer-trusted-ca-file=${PEER_TLS}/ca.crt`,
     "--peer-client-cert-auth",
-    // Peers reach each other through the service proxy, so the address a peer
-    // connection comes from is the proxy's, never one in the peer's SANs.
+    // Peers reach each other through the members' ClusterIPs, so a peer
+    // connection comes from the peer's pod address, which its SANs do not name.
     "--experimental-peer-skip-client-san-verification",
     ...Object.entries(effectiveOptions(cluster)).map(([k, v]) => `--${k}=${v}`),
   ];
