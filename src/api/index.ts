@@ -83,6 +83,7 @@ export {
   STALE_OBJECT_MESSAGE,
   TimeoutError,
   TooLargeResourceVersionError,
+  TooManyRequestsError,
   UnsupportedMediaTypeError,
 } from "./errors.js";
 export { parseFieldRequirements } from "./field-selector.js";
@@ -127,6 +128,28 @@ export type {
   Volume,
 } from "./pod.js";
 export { DEFAULT_TERMINATION_GRACE_SECONDS, NODE, NODE_LOG_TOKEN_ANNOTATION, POD } from "./pod.js";
+export type {
+  Eviction,
+  MetaCondition,
+  PodDisruptionBudget,
+  PodDisruptionBudgetSpec,
+  PodDisruptionBudgetStatus,
+} from "./policy.js";
+export {
+  budgetSelects,
+  DISRUPTED_POD_TIMEOUT_MS,
+  DISRUPTION_ALLOWED,
+  DISRUPTION_BUDGET_CAUSE,
+  EVICTION_REFUSED_MESSAGE,
+  INSUFFICIENT_PODS,
+  MAX_DISRUPTED_PODS,
+  PDB,
+  podIsReady,
+  SUFFICIENT_PODS,
+  SYNC_FAILED,
+  withCondition,
+  withDisruptionAllowed,
+} from "./policy.js";
 export {
   compareQuantities,
   formatBytes,

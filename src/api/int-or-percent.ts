@@ -45,11 +45,30 @@ export function intOrPercentValue(value: IntOrString | undefined): number {
   return /^[+-]?[0-9]+$/.test(value) ? Number(value) : 0;
 }
 
+/**
+ * Go renders an IntOrString bad value with `%#v` (its String() has a pointer
+ * receiver), so kube's messages read `intstr.IntOrString{Type:1, …}`.
+ */
+export function goIntOrString(v: IntOrString): string {
+  return typeof v === "number"
+    ? `intstr.IntOrString{Type:0, IntVal:${v}, StrVal:""}`
+    : `intstr.IntOrString{Type:1, IntVal:0, StrVal:${JSON.stringify(v)}}`;
+}
+
+/** field.Invalid with an IntOrString as the bad value. */
+function intOrStringInvalid(field: string, v: IntOrString, why: string): FieldError {
+  return {
+    reason: "FieldValueInvalid",
+    field,
+    detail: `Invalid value: ${goIntOrString(v)}: ${why}`,
+  };
+}
+
 /** ValidatePositiveIntOrPercent. */
 export function positiveIntOrPercentErrors(field: string, value: unknown): FieldError[] {
   if (value === undefined) return [];
   if (typeof value === "string")
-    return PERCENT.test(value) ? [] : [invalidValue(field, value, PERCENT_MESSAGE)];
+    return PERCENT.test(value) ? [] : [intOrStringInvalid(field, value, PERCENT_MESSAGE)];
   if (typeof value === "number" && Number.isInteger(value))
     return value < 0 ? [invalidValue(field, value, "must be greater than or equal to 0")] : [];
   return [invalidValue(field, value, "must be an integer or percentage (e.g '5%')")];
@@ -59,6 +78,6 @@ export function positiveIntOrPercentErrors(field: string, value: unknown): Field
 export function notMoreThan100PercentErrors(field: string, value: unknown): FieldError[] {
   if (typeof value !== "string" || !PERCENT.test(value)) return [];
   return intOrPercentValue(value) > 100
-    ? [invalidValue(field, value, "must not be greater than 100%")]
+    ? [intOrStringInvalid(field, value, "must not be greater than 100%")]
     : [];
 }

@@ -2,13 +2,15 @@
  * The core controllers `hearth up` runs against its own API: namespace
  * lifecycle, the garbage collector, the scheduler, the endpoints controller,
  * the batch controllers (Jobs, CronJobs) and the workload controllers
- * (Deployments, ReplicaSets, StatefulSets, DaemonSets).
+ * (Deployments, ReplicaSets, StatefulSets, DaemonSets), and the disruption
+ * controller (PodDisruptionBudgets).
  * Everything goes through the client.
  */
 import { setMaxListeners } from "node:events";
 import { type Client, isNotFound } from "../client/index.js";
 import { Manager } from "../runtime/index.js";
 import { registerDaemonSetController } from "./daemonset/index.js";
+import { DisruptionController } from "./disruption/index.js";
 import { GarbageCollector } from "./garbage-collector/index.js";
 import { registerBatchControllers } from "./jobs/index.js";
 import { NamespaceReconciler } from "./namespace/index.js";
@@ -64,6 +66,7 @@ export async function runCoreControllers(
   }).register(manager);
   new EndpointsController(client, { log }).register(manager);
   new QuotaController(client, { log }).register(manager);
+  new DisruptionController(client, { log }).register(manager);
   registerBatchControllers(manager, client, { log });
   registerWorkloadControllers(manager, client, { log });
   registerStatefulSetController(manager, client, { log });

@@ -105,7 +105,7 @@ describe("DaemonSet validation", () => {
       `${at}.maxSurge: Invalid value: 1: may not be set when maxUnavailable is non-zero`,
     ]);
     assert.deepEqual(with_({ maxUnavailable: "150%", maxSurge: 0 }), [
-      `${at}.maxUnavailable: Invalid value: "150%": must not be greater than 100%`,
+      `${at}.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"150%"}: must not be greater than 100%`,
     ]);
     assert.match(with_({ maxUnavailable: "x", maxSurge: 0 })[0]!, /a valid percent string/);
     assert.deepEqual(messages(validateDaemonSet(ds({ selector: {} }), undefined)).slice(0, 1), [

@@ -9,8 +9,10 @@
  * v1 Service and Endpoints, discovery.k8s.io/v1 EndpointSlice; v1 Pod (with
  * `log` and `binding`, `pod-type.ts`) and Node (`node-type.ts`); batch/v1 Job
  * and CronJob (`batch-types.ts`); apps/v1 Deployment and ReplicaSet
- * (`apps-types.ts`); v1 ResourceQuota and LimitRange
- * (`quota-types.ts`).
+ * (`apps-types.ts`), StatefulSet, DaemonSet and ControllerRevision
+ * (`apps-stateful-types.ts`); v1 ResourceQuota and LimitRange
+ * (`quota-types.ts`); policy/v1 PodDisruptionBudget (`policy-types.ts`, with
+ * the Pod's `eviction` subresource).
  */
 import type { KubeObject } from "../../api/index.js";
 import { bindingResourceType, policyResourceType } from "../admission/policy/index.js";
@@ -34,6 +36,7 @@ import { validateLease } from "./lease-validation.js";
 import { namespaceType } from "./namespace-type.js";
 import { nodeType } from "./node-type.js";
 import { podType } from "./pod-type.js";
+import { POLICY_TYPES } from "./policy-types.js";
 import { QUOTA_TYPES } from "./quota-types.js";
 import { builtinType, type ResourceType } from "./resource-type.js";
 import { validateSecret } from "./secret-validation.js";
@@ -188,5 +191,6 @@ export function builtinTypes(serviceCidr?: string): ResourceType[] {
     ...APPS_TYPES,
     ...APPS_STATEFUL_TYPES,
     ...QUOTA_TYPES,
+    ...POLICY_TYPES,
   ];
 }

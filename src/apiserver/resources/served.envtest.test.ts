@@ -56,7 +56,7 @@ const SERVED: Served[] = [
     namespaced: true,
     shortNames: ["po"],
     categories: ["all"],
-    subresources: { status: RW, log: ["get"], binding: ["create"] },
+    subresources: { status: RW, log: ["get"], binding: ["create"], eviction: ["create"] },
   },
   {
     gv: "v1",
@@ -130,6 +130,13 @@ const SERVED: Served[] = [
   },
   { gv: "storage.k8s.io/v1", plural: "storageclasses", namespaced: false, shortNames: ["sc"] },
   { gv: "coordination.k8s.io/v1", plural: "leases", namespaced: true },
+  {
+    gv: "policy/v1",
+    plural: "poddisruptionbudgets",
+    namespaced: true,
+    shortNames: ["pdb"],
+    subresources: { status: RW },
+  },
   { gv: "events.k8s.io/v1", plural: "events", namespaced: true, shortNames: ["ev"] },
   { gv: "discovery.k8s.io/v1", plural: "endpointslices", namespaced: true },
   {
@@ -179,6 +186,20 @@ describe("discovery per kind", () => {
       );
       assert.deepEqual(subs, want);
     });
+
+  it("names pods/eviction's kind with its group, as kubectl drain's CheckEvictionSupport needs", async () => {
+    const eviction = (await resourcesOf("v1")).find((r) => r.name === "pods/eviction") as
+      | (ApiResource & { group?: string; version?: string; kind?: string })
+      | undefined;
+    assert.deepEqual(
+      { group: eviction?.group, version: eviction?.version, kind: eviction?.kind },
+      { group: "policy", version: "v1", kind: "Eviction" },
+    );
+    const binding = (await resourcesOf("v1")).find((r) => r.name === "pods/binding") as
+      | (ApiResource & { group?: string })
+      | undefined;
+    assert.equal(binding?.group, undefined, "a core kind names no group");
+  });
 
   it("answers the same names in aggregated discovery v2, which kubectl asks for first", async () => {
     const [core, groups] = await Promise.all([

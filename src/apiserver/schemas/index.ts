@@ -31,6 +31,7 @@ import { nodeSchema } from "./node.js";
 import { persistentVolumeSchema } from "./persistent-volume.js";
 import { persistentVolumeClaimSchema } from "./persistent-volume-claim.js";
 import { podSchema } from "./pod.js";
+import { evictionSchema, podDisruptionBudgetSchema } from "./pod-disruption-budget.js";
 import {
   clusterRoleBindingSchema,
   clusterRoleSchema,
@@ -62,6 +63,7 @@ export {
   endpointsSchema,
   eventSchema,
   eventsV1EventSchema,
+  evictionSchema,
   jobSchema,
   leaseSchema,
   limitRangeSchema,
@@ -70,6 +72,7 @@ export {
   nodeSchema,
   persistentVolumeClaimSchema,
   persistentVolumeSchema,
+  podDisruptionBudgetSchema,
   podSchema,
   replicaSetSchema,
   resourceQuotaSchema,
@@ -127,6 +130,7 @@ const all: Schema[] = [
   statefulSetSchema,
   daemonSetSchema,
   controllerRevisionSchema,
+  podDisruptionBudgetSchema,
 ];
 
 /** Every built-in kind's schema, keyed by `schemaKey`. */

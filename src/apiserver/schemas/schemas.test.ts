@@ -58,6 +58,7 @@ describe("builtinSchemas", () => {
       "coordination.k8s.io/v1/Lease",
       "discovery.k8s.io/v1/EndpointSlice",
       "events.k8s.io/v1/Event",
+      "policy/v1/PodDisruptionBudget",
       "rbac.authorization.k8s.io/v1/ClusterRole",
       "rbac.authorization.k8s.io/v1/ClusterRoleBinding",
       "rbac.authorization.k8s.io/v1/Role",
