@@ -3,7 +3,7 @@
  * pods and ControllerRevisions (owner-based) wake it, and any Node event wakes
  * every DaemonSet (a node joined, left, was relabelled or tainted).
  */
-import { type Client, EventRecorder } from "../../client/index.js";
+import { type Client, controllerRecorder } from "../../client/index.js";
 import { type Manager, requestOf } from "../../runtime/index.js";
 import { DaemonSetReconciler } from "./daemon-set-controller.js";
 
@@ -14,11 +14,8 @@ export function registerDaemonSetController(
   client: Client,
   opts: { log?(msg: string, err?: unknown): void; workers?: number } = {},
 ): void {
-  const log = opts.log ?? (() => {});
-  const recorder = new EventRecorder(client, {
-    component: "daemonset-controller",
-    onError: (e) => log("daemonset-controller: recording an event failed", e),
-  });
+  const now = () => manager.clock.now();
+  const recorder = controllerRecorder(client, "daemonset-controller", opts.log ?? (() => {}), now);
   const sets = manager.cache.informer(DAEMON_SET).informer;
   const everySet = () => sets.list().map((ds) => requestOf(ds));
   manager
@@ -28,5 +25,5 @@ export function registerDaemonSetController(
     .owns({ apiVersion: "v1", kind: "Pod" })
     .owns({ apiVersion: "apps/v1", kind: "ControllerRevision" })
     .watches({ apiVersion: "v1", kind: "Node" }, everySet)
-    .complete(new DaemonSetReconciler(client, recorder, () => manager.clock.now()));
+    .complete(new DaemonSetReconciler(client, recorder, now));
 }

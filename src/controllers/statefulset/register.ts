@@ -3,7 +3,7 @@
  * its pods and ControllerRevisions (owner-based) wake it; the reconciler reads
  * fresh state from the API.
  */
-import { type Client, EventRecorder } from "../../client/index.js";
+import { type Client, controllerRecorder } from "../../client/index.js";
 import type { Manager } from "../../runtime/index.js";
 import { StatefulSetReconciler } from "./stateful-set-controller.js";
 
@@ -12,16 +12,18 @@ export function registerStatefulSetController(
   client: Client,
   opts: { log?(msg: string, err?: unknown): void; workers?: number } = {},
 ): void {
-  const log = opts.log ?? (() => {});
-  const recorder = new EventRecorder(client, {
-    component: "statefulset-controller",
-    onError: (e) => log("statefulset-controller: recording an event failed", e),
-  });
+  const now = () => manager.clock.now();
+  const recorder = controllerRecorder(
+    client,
+    "statefulset-controller",
+    opts.log ?? (() => {}),
+    now,
+  );
   manager
     .controller("statefulset")
     .workers(opts.workers ?? 2)
     .for({ apiVersion: "apps/v1", kind: "StatefulSet" })
     .owns({ apiVersion: "v1", kind: "Pod" })
     .owns({ apiVersion: "apps/v1", kind: "ControllerRevision" })
-    .complete(new StatefulSetReconciler(client, recorder, { now: () => manager.clock.now() }));
+    .complete(new StatefulSetReconciler(client, recorder, { now }));
 }
