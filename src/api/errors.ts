@@ -218,6 +218,30 @@ export class TooLargeResourceVersionError extends TimeoutError {
   }
 }
 
+/**
+ * 429 TooManyRequests, as apimachinery's `NewTooManyRequests`: `retryAfterSeconds`
+ * only when > 0; `causes` name what refused (an eviction: the DisruptionBudget).
+ */
+export class TooManyRequestsError extends ApiError {
+  constructor(
+    message: string,
+    retryAfterSeconds = 0,
+    causes: StatusCause[] = [],
+    options?: { cause?: unknown },
+  ) {
+    super(
+      429,
+      "TooManyRequests",
+      message,
+      {
+        ...(retryAfterSeconds > 0 ? { retryAfterSeconds } : {}),
+        ...(causes.length > 0 ? { causes } : {}),
+      },
+      options,
+    );
+  }
+}
+
 export class BadRequestError extends ApiError {
   constructor(message: string, options?: { cause?: unknown }) {
     super(400, "BadRequest", message, {}, options);

@@ -57,6 +57,7 @@ export {
   timeZoneError,
   wallClock,
 } from "./cron/index.js";
+export type { ControllerRevision, DaemonSet, DaemonSetSpec, DaemonSetStatus } from "./daemonset.js";
 export type { FieldError } from "./errors.js";
 export {
   AlreadyExistsError,
@@ -82,14 +83,17 @@ export {
   STALE_OBJECT_MESSAGE,
   TimeoutError,
   TooLargeResourceVersionError,
+  TooManyRequestsError,
   UnsupportedMediaTypeError,
 } from "./errors.js";
 export { parseFieldRequirements } from "./field-selector.js";
 export type { IntOrString } from "./int-or-percent.js";
 export {
   intOrPercentValue,
+  notMoreThan100PercentErrors,
   PERCENT_MESSAGE,
   percentOf,
+  positiveIntOrPercentErrors,
   scaledValue,
 } from "./int-or-percent.js";
 export {
@@ -101,6 +105,8 @@ export {
   pathSegmentName,
   qualifiedName,
 } from "./names.js";
+export type { NodeAffinitySpec, NodeSelectorTerm } from "./node-affinity.js";
+export { nodeAffinityMatches } from "./node-affinity.js";
 export type {
   Container,
   ContainerState,
@@ -130,6 +136,28 @@ export {
   NODE_LOG_TOKEN_ANNOTATION,
   POD,
 } from "./pod.js";
+export type {
+  Eviction,
+  MetaCondition,
+  PodDisruptionBudget,
+  PodDisruptionBudgetSpec,
+  PodDisruptionBudgetStatus,
+} from "./policy.js";
+export {
+  budgetSelects,
+  DISRUPTED_POD_TIMEOUT_MS,
+  DISRUPTION_ALLOWED,
+  DISRUPTION_BUDGET_CAUSE,
+  EVICTION_REFUSED_MESSAGE,
+  INSUFFICIENT_PODS,
+  MAX_DISRUPTED_PODS,
+  PDB,
+  podIsReady,
+  SUFFICIENT_PODS,
+  SYNC_FAILED,
+  withCondition,
+  withDisruptionAllowed,
+} from "./policy.js";
 export {
   compareQuantities,
   formatBytes,
@@ -166,6 +194,17 @@ export {
 } from "./resource-list.js";
 export type { Schema } from "./schema.js";
 export { labelSelectorFromObject, parseFieldSelector, parseLabelSelector } from "./selectors.js";
+export type {
+  PersistentVolumeClaimTemplate,
+  StatefulSet,
+  StatefulSetSpec,
+  StatefulSetStatus,
+} from "./statefulset.js";
+export {
+  CONTROLLER_REVISION_HASH_LABEL,
+  POD_INDEX_LABEL,
+  STATEFULSET_POD_NAME_LABEL,
+} from "./statefulset.js";
 export type {
   ClaimPhase,
   PersistentVolume,

@@ -4,6 +4,7 @@
  * node agent, the scheduler and the job controller act on. Objects stay open
  * records on the wire; these types name the fields code relies on.
  */
+import type { NodeAffinitySpec } from "./node-affinity.js";
 import type { KubeObject } from "./types.js";
 
 export interface ObjectFieldSelector {
@@ -192,6 +193,7 @@ export interface PodSpec {
         podAffinityTerm: PodAffinityTerm;
       }[];
     };
+    nodeAffinity?: NonNullable<NodeAffinitySpec["affinity"]>["nodeAffinity"];
   };
   hostname?: string;
   subdomain?: string;

@@ -31,12 +31,14 @@ const SUBRESOURCE_KINDS: Record<string, { group: string; version: string; kind: 
   scale: { group: "autoscaling", version: "v1", kind: "Scale" },
   token: { group: "authentication.k8s.io", version: "v1", kind: "TokenRequest" },
   binding: { group: "", version: "v1", kind: "Binding" },
+  eviction: { group: "policy", version: "v1", kind: "Eviction" },
 };
 
 /** Verbs of the custom subresources, as kube-apiserver lists them. */
 const CUSTOM_SUBRESOURCE_VERBS: Record<string, string[]> = {
   token: ["create"],
   binding: ["create"],
+  eviction: ["create"],
   log: ["get"],
   finalize: ["update"],
 };
@@ -76,11 +78,16 @@ export function resourceList(
   for (const t of types) {
     resources.push(apiResource(t));
     for (const sub of subresourceVerbs(t)) {
+      const kind = SUBRESOURCE_KINDS[sub.name];
+      // A kind of another group is named with it (kubectl drain finds policy/v1 Eviction so).
+      const foreign =
+        kind && kind.group !== t.group ? { group: kind.group, version: kind.version } : {};
       resources.push({
         name: `${t.plural}/${sub.name}`,
         singularName: "",
         namespaced: t.namespaced,
-        kind: SUBRESOURCE_KINDS[sub.name]?.kind ?? t.kind,
+        ...foreign,
+        kind: kind?.kind ?? t.kind,
         verbs: sub.verbs,
       });
     }

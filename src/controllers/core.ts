@@ -1,13 +1,16 @@
 /**
  * The core controllers `hearth up` runs against its own API: namespace
- * lifecycle, the garbage collector, the scheduler, the endpoints controller
+ * lifecycle, the garbage collector, the scheduler, the endpoints controller,
  * the batch controllers (Jobs, CronJobs) and the workload controllers
- * (Deployments, ReplicaSets).
+ * (Deployments, ReplicaSets, StatefulSets, DaemonSets), and the disruption
+ * controller (PodDisruptionBudgets).
  * Everything goes through the client.
  */
 import { setMaxListeners } from "node:events";
 import { type Client, isNotFound } from "../client/index.js";
 import { Manager } from "../runtime/index.js";
+import { registerDaemonSetController } from "./daemonset/index.js";
+import { DisruptionController } from "./disruption/index.js";
 import { GarbageCollector } from "./garbage-collector/index.js";
 import { registerBatchControllers } from "./jobs/index.js";
 import { NamespaceReconciler } from "./namespace/index.js";
@@ -15,6 +18,7 @@ import { NodeLifecycleController } from "./node-lifecycle/index.js";
 import { QuotaController } from "./quota/index.js";
 import { Scheduler } from "./scheduler/index.js";
 import { EndpointsController } from "./services/index.js";
+import { registerStatefulSetController } from "./statefulset/index.js";
 import { registerStorageControllers } from "./storage/index.js";
 import { registerWorkloadControllers } from "./workloads/index.js";
 
@@ -62,8 +66,11 @@ export async function runCoreControllers(
   }).register(manager);
   new EndpointsController(client, { log }).register(manager);
   new QuotaController(client, { log }).register(manager);
+  new DisruptionController(client, { log }).register(manager);
   registerBatchControllers(manager, client, { log });
   registerWorkloadControllers(manager, client, { log });
+  registerStatefulSetController(manager, client, { log });
+  registerDaemonSetController(manager, client, { log });
   if (opts.storage) registerStorageControllers(manager, client, { ...opts.storage, log });
   const started = manager.start(signal);
   opts.onManager?.(manager);

@@ -1,5 +1,6 @@
 /** Core controllers: namespace lifecycle, garbage collection, scheduling, service endpoints. */
 export { type CoreControllerOptions, runCoreControllers } from "./core.js";
+export { DisruptionController, type DisruptionControllerOptions } from "./disruption/index.js";
 export { GarbageCollector } from "./garbage-collector/index.js";
 export { CONTENT_REQUEUE_MS, NamespaceReconciler } from "./namespace/index.js";
 export { NodeLifecycleController, type NodeLifecycleOptions } from "./node-lifecycle/index.js";

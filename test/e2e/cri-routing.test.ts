@@ -19,17 +19,14 @@
  * finds its route where it was); the test then removes the veth and the
  * namespace.
  *
- * The node runs under `nsenter --net=`, not `ip netns exec`: the latter
- * also remounts /sys for the namespace, which hides /sys/fs/cgroup, and
- * runc cannot create a container's cgroups without it.
+ * The node runs under `nsenter --net=` (test/support/namespaced-node.ts).
  * Skips unless root with containerd, nsenter and the built images.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { NODE_FLAGS } from "../../src/main/node-flags.js";
 import {
   bridgeName,
   containerdLayout,
@@ -38,15 +35,15 @@ import {
   tableNameFor,
 } from "../../src/node/index.js";
 import { removeLeftovers } from "../support/containerd-leftovers.js";
-import { criSkipReason, removeContainerRuntime } from "../support/cri-node.js";
+import { removeContainerRuntime } from "../support/cri-node.js";
+import { type Hearth, startHearth, stopChild, waitFor } from "../support/hearth-process.js";
 import {
-  HEARTH_MAIN,
-  type Hearth,
-  readyLine,
-  startHearth,
-  stopChild,
-  waitFor,
-} from "../support/hearth-process.js";
+  addHostPair,
+  namespacedNodeSkipReason,
+  ok,
+  sh,
+  startNamespacedNode as startNode,
+} from "../support/namespaced-node.js";
 
 const ROOT_CIDR = "10.248.0.0/24";
 const NS_CIDR = "10.249.0.0/24";
@@ -57,22 +54,7 @@ const NS_IP = "10.250.0.2";
 const ROOT_NODE = "routing-root";
 const NS_NODE = "routing-ns";
 
-const sh = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: "utf8" });
-const ok = (cmd: string, args: string[]) => {
-  try {
-    execFileSync(cmd, args, { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-function skipReason(): string | false {
-  const cri = criSkipReason();
-  if (cri) return cri;
-  if (!ok("nsenter", ["--version"])) return "nsenter (util-linux) is missing";
-  return false;
-}
+const skipReason = namespacedNodeSkipReason;
 
 const web = (node: string) => `apiVersion: v1
 kind: Pod
@@ -105,39 +87,16 @@ spec:
 `;
 
 /** `hearth node` in the namespace; resolves once it printed its ready line. */
-function startNamespacedNode(ns: string, kubeconfig: string, dataDir: string) {
-  const child = spawn(
-    "nsenter",
-    [
-      `--net=/run/netns/${ns}`,
-      process.execPath,
-      ...NODE_FLAGS,
-      HEARTH_MAIN,
-      "node",
-      "--runtime",
-      "cri",
-      "--kubeconfig",
-      kubeconfig,
-      "--data-dir",
-      dataDir,
-      "--pod-cidr",
-      NS_CIDR,
-      "--service-cidr",
-      SERVICE_CIDR,
-      "--node-ip",
-      NS_IP,
-      "--node-name",
-      NS_NODE,
-    ],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let stderr = "";
-  child.stderr!.on("data", (d) => {
-    stderr = (stderr + d).slice(-50_000);
+const startNamespacedNode = (ns: string, kubeconfig: string, dataDir: string) =>
+  startNode({
+    netns: ns,
+    kubeconfig,
+    dataDir,
+    podCidr: NS_CIDR,
+    serviceCidr: SERVICE_CIDR,
+    nodeIp: NS_IP,
+    nodeName: NS_NODE,
   });
-  const ready = readyLine(child, /hearth node is ready/, "hearth node", 180_000, () => stderr);
-  return { child, ready, stderr: () => stderr };
-}
 
 const routeVia = (cidr: string, ns?: string) =>
   sh("ip", [...(ns ? ["-n", ns] : []), "-o", "-4", "route", "show", cidr]).trim();
@@ -160,13 +119,7 @@ describe("pod routes between the nodes of one Hearth", { skip: skipReason() }, (
     let hearth: Hearth | undefined;
     let nodeChild: ChildProcess | undefined;
     try {
-      sh("ip", ["netns", "add", ns]);
-      sh("ip", ["link", "add", vethRoot, "type", "veth", "peer", "name", vethNs, "netns", ns]);
-      sh("ip", ["addr", "add", `${ROOT_IP}/30`, "dev", vethRoot]);
-      sh("ip", ["link", "set", vethRoot, "up"]);
-      sh("ip", ["-n", ns, "addr", "add", `${NS_IP}/30`, "dev", vethNs]);
-      sh("ip", ["-n", ns, "link", "set", vethNs, "up"]);
-      sh("ip", ["-n", ns, "link", "set", "lo", "up"]);
+      addHostPair({ netns: ns, vethRoot, vethNs, rootIp: ROOT_IP, nsIp: NS_IP });
 
       hearth = await startHearth({
         dataDir: rootDir,

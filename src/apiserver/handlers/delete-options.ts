@@ -38,6 +38,15 @@ export async function readDeleteOptions(ctx: RequestContext): Promise<DeleteOpti
   return opts;
 }
 
+/** DeleteOptions carried inside another body (an Eviction's `deleteOptions`), decoded and checked. */
+export function checkedDeleteOptions(body: unknown): DeleteOptions {
+  const opts = fromBody(body);
+  const errors = deleteOptionsErrors(opts);
+  if (errors.length > 0)
+    throw new InvalidError({ group: "meta.k8s.io", kind: "DeleteOptions" }, errors);
+  return opts;
+}
+
 /** apimachinery `ValidateDeleteOptions`. */
 export function deleteOptionsErrors(opts: DeleteOptions): FieldError[] {
   const errors: FieldError[] = [];

@@ -69,11 +69,16 @@ function goneAnswer(t: ResourceType, obj: KubeObject): KubeObject | Status {
   return t.returnDeletedObject ? obj : successStatus(t, obj);
 }
 
-/** Deletes one object; returns its marked state, or what `goneAnswer` says when it is gone. */
+/**
+ * Deletes one object; returns its marked state, or what `goneAnswer` says when it is gone.
+ * `admitted`: the request was admitted as something else (an eviction), so the
+ * DELETE is not admitted again (kube's eviction deletes with ValidateAllObjectFunc).
+ */
 export async function deleteObject(
   ctx: RequestContext,
   name: string,
   opts: DeleteOptions,
+  admitted = false,
 ): Promise<KubeObject | Status> {
   const t = ctx.type;
   const store = ctx.server.store;
@@ -84,7 +89,7 @@ export async function deleteObject(
     checkPreconditions(t, obj, opts);
     const refusal = t.undeletable?.(obj);
     if (refusal) throw new ForbiddenError({ group: t.group, resource: t.plural, name }, refusal);
-    if (attempt === 0) await admit(ctx, "DELETE", undefined, obj, dryRun);
+    if (attempt === 0 && !admitted) await admit(ctx, "DELETE", undefined, obj, dryRun);
     const plan = gracefulPlan(t, obj, opts.gracePeriodSeconds);
     if (plan.kind === "pending") return obj;
     const finalizers = finalizersFor(

@@ -22,6 +22,17 @@ export function sendJson(
   res.end(bytes);
 }
 
+/** 201 with a Success Status: what a create that stores nothing of its own answers (binding, eviction). */
+export function sendCreatedStatus(res: ServerResponse): void {
+  sendJson(res, 201, {
+    kind: "Status",
+    apiVersion: "v1",
+    metadata: {},
+    status: "Success",
+    code: 201,
+  });
+}
+
 export function sendError(res: ServerResponse, err: unknown): void {
   const apiError =
     err instanceof ApiError

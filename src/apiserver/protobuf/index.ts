@@ -7,6 +7,7 @@
  * - v1: Namespace, ConfigMap, Secret, ServiceAccount, Event, Pod, Service;
  * - batch/v1: Job, CronJob (the full PodTemplateSpec);
  * - coordination.k8s.io/v1: Lease;
+ * - policy/v1: PodDisruptionBudget, Eviction (also policy/v1beta1);
  * - rbac.authorization.k8s.io/v1: Role, ClusterRole, RoleBinding, ClusterRoleBinding;
  * - authorization.k8s.io/v1: SelfSubjectAccessReview, SubjectAccessReview,
  *   LocalSubjectAccessReview, SelfSubjectRulesReview;

@@ -17,6 +17,7 @@ import { Lease } from "./coordination-messages.js";
 import { ConfigMap, Event, Namespace, Secret, ServiceAccount } from "./core-messages.js";
 import { DeleteOptions } from "./meta-messages.js";
 import { Pod } from "./pod-messages.js";
+import { Eviction, PodDisruptionBudget } from "./policy-messages.js";
 import { ClusterRole, Role, RoleBinding } from "./rbac-messages.js";
 import type { Message } from "./schema.js";
 import { Service } from "./service-messages.js";
@@ -26,6 +27,7 @@ const BATCH_V1 = (v: string) => v === "batch/v1";
 const APPS_V1 = (v: string) => v === "apps/v1";
 const RBAC_V1 = (v: string) => v === "rbac.authorization.k8s.io/v1";
 const AUTHZ_V1 = (v: string) => v === "authorization.k8s.io/v1";
+const POLICY = (v: string) => v === "policy/v1";
 const AUTHN_V1 = (v: string) => v === "authentication.k8s.io/v1";
 
 const BY_KIND: ReadonlyMap<string, { apiVersion: (v: string) => boolean; message: Message }> =
@@ -41,6 +43,11 @@ const BY_KIND: ReadonlyMap<string, { apiVersion: (v: string) => boolean; message
     ["CronJob", { apiVersion: BATCH_V1, message: CronJob }],
     ["Deployment", { apiVersion: APPS_V1, message: Deployment }],
     ["ReplicaSet", { apiVersion: APPS_V1, message: ReplicaSet }],
+    ["PodDisruptionBudget", { apiVersion: POLICY, message: PodDisruptionBudget }],
+    [
+      "Eviction",
+      { apiVersion: (v: string) => POLICY(v) || v === "policy/v1beta1", message: Eviction },
+    ],
     ["Lease", { apiVersion: (v: string) => v === "coordination.k8s.io/v1", message: Lease }],
     ["Role", { apiVersion: RBAC_V1, message: Role }],
     ["ClusterRole", { apiVersion: RBAC_V1, message: ClusterRole }],

@@ -5,7 +5,13 @@
  * whose selector is the spec's, as kube's scale REST answers), validation
  * (`apps-validation.ts`) and the columns `kubectl get` prints (`apps-columns.ts`).
  */
-import type { Deployment, KubeObject, PodTemplateSpec, ReplicaSet } from "../../api/index.js";
+import type {
+  Deployment,
+  KubeObject,
+  PodTemplateSpec,
+  ReplicaSet,
+  StatefulSet,
+} from "../../api/index.js";
 import { scaleHandler } from "../crd/scale-handler.js";
 import { deploymentSchema, replicaSetSchema } from "../schemas/index.js";
 import { DEPLOYMENT_COLUMNS, REPLICA_SET_COLUMNS } from "./apps-columns.js";
@@ -46,11 +52,11 @@ function defaultReplicaSet(rs: ReplicaSet): void {
 }
 
 /** The Scale of a workload: replicas from spec and status, the selector from the spec. */
-const SCALE: ScaleSubresource = {
+export const WORKLOAD_SCALE: ScaleSubresource = {
   specReplicasPath: ".spec.replicas",
   statusReplicasPath: ".status.replicas",
   selector: (o) => {
-    const sel = (o as Deployment).spec?.selector;
+    const sel = (o as Deployment | StatefulSet).spec?.selector;
     const text = formatSelector(sel);
     return text === "<none>" ? undefined : text;
   },
@@ -68,8 +74,8 @@ const appsType = (
   categories: ["all"],
   verbs: STANDARD_VERBS,
   status: true,
-  scale: SCALE,
-  subresourceHandlers: { scale: scaleHandler(SCALE) },
+  scale: WORKLOAD_SCALE,
+  subresourceHandlers: { scale: scaleHandler(WORKLOAD_SCALE) },
   nameRule: "dns1123-subdomain",
   strategicMergePatch: true,
   ...base,

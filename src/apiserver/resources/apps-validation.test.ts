@@ -73,8 +73,8 @@ describe("Deployment validation (kube's ValidateDeployment)", () => {
       'spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "0%": may not be 0 when `maxSurge` is 0',
     ]);
     assert.deepEqual(rolling({ maxSurge: "x", maxUnavailable: "150%" }), [
-      "spec.strategy.rollingUpdate.maxSurge: Invalid value: \"x\": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%', or '93%', regex used for validation is '[0-9]+%')",
-      'spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "150%": must not be greater than 100%',
+      "spec.strategy.rollingUpdate.maxSurge: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:\"x\"}: a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')",
+      'spec.strategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"150%"}: must not be greater than 100%',
     ]);
     assert.deepEqual(rolling({ maxSurge: -1, maxUnavailable: 1 }), [
       "spec.strategy.rollingUpdate.maxSurge: Invalid value: -1: must be greater than or equal to 0",

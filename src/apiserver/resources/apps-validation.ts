@@ -13,16 +13,15 @@ import {
   type DeploymentSpec,
   type FieldError,
   forbiddenValue,
-  type IntOrString,
   intOrPercentValue,
   invalidValue,
   isObject,
   type KubeObject,
   type LabelSelector,
   labelSelectorFromObject,
-  PERCENT_MESSAGE,
+  notMoreThan100PercentErrors,
   type PodTemplateSpec,
-  percentOf,
+  positiveIntOrPercentErrors,
   type ReplicaSet,
   requiredValue,
 } from "../../api/index.js";
@@ -83,13 +82,6 @@ function templateErrors(
   return errors;
 }
 
-/** ValidatePositiveIntOrPercent. */
-function intOrPercentErrors(value: IntOrString | undefined, at: string): FieldError[] {
-  if (typeof value === "string")
-    return percentOf(value) === undefined ? [invalidValue(at, value, PERCENT_MESSAGE)] : [];
-  return nonNegative(at, value);
-}
-
 function strategyErrors(spec: DeploymentSpec, at: string): FieldError[] {
   const strategy = spec.strategy ?? {};
   const rolling = strategy.rollingUpdate;
@@ -108,8 +100,8 @@ function strategyErrors(spec: DeploymentSpec, at: string): FieldError[] {
     return [requiredValue(`${at}.rollingUpdate`, "this should be defaulted and never be nil")];
   const field = `${at}.rollingUpdate`;
   const errors = [
-    ...intOrPercentErrors(rolling.maxUnavailable, `${field}.maxUnavailable`),
-    ...intOrPercentErrors(rolling.maxSurge, `${field}.maxSurge`),
+    ...positiveIntOrPercentErrors(`${field}.maxUnavailable`, rolling.maxUnavailable),
+    ...positiveIntOrPercentErrors(`${field}.maxSurge`, rolling.maxSurge),
   ];
   if (intOrPercentValue(rolling.maxUnavailable) === 0 && intOrPercentValue(rolling.maxSurge) === 0)
     errors.push(
@@ -119,14 +111,7 @@ function strategyErrors(spec: DeploymentSpec, at: string): FieldError[] {
         "may not be 0 when `maxSurge` is 0",
       ),
     );
-  if ((percentOf(rolling.maxUnavailable) ?? 0) > 100)
-    errors.push(
-      invalidValue(
-        `${field}.maxUnavailable`,
-        rolling.maxUnavailable,
-        "must not be greater than 100%",
-      ),
-    );
+  errors.push(...notMoreThan100PercentErrors(`${field}.maxUnavailable`, rolling.maxUnavailable));
   return errors;
 }
 

@@ -9,15 +9,18 @@ import type { KubeObject } from "../../api/index.js";
 import {
   type CronJob,
   type Job,
-  type JobSpec,
   type LabelSelector,
+  type PodTemplateSpec,
   trueCondition,
 } from "../../api/index.js";
 import type { TableColumn } from "./resource-type.js";
 import { age, ageColumn, humanDuration } from "./table.js";
 
-/** What the wide columns read: a workload's pod template and selector. */
-export type TemplateSpec = { template?: Partial<JobSpec["template"]>; selector?: LabelSelector };
+/** What the wide columns read: a workload spec's selector and pod template. */
+export interface TemplateSpec {
+  selector?: LabelSelector;
+  template?: PodTemplateSpec;
+}
 
 const containersOf = (spec: TemplateSpec | undefined) =>
   (spec?.template?.spec?.containers as { name?: string; image?: string }[] | undefined) ?? [];

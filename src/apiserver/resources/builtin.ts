@@ -9,8 +9,10 @@
  * v1 Service and Endpoints, discovery.k8s.io/v1 EndpointSlice; v1 Pod (with
  * `log` and `binding`, `pod-type.ts`) and Node (`node-type.ts`); batch/v1 Job
  * and CronJob (`batch-types.ts`); apps/v1 Deployment and ReplicaSet
- * (`apps-types.ts`); v1 ResourceQuota and LimitRange
- * (`quota-types.ts`).
+ * (`apps-types.ts`), StatefulSet, DaemonSet and ControllerRevision
+ * (`apps-stateful-types.ts`); v1 ResourceQuota and LimitRange
+ * (`quota-types.ts`); policy/v1 PodDisruptionBudget (`policy-types.ts`, with
+ * the Pod's `eviction` subresource).
  */
 import type { KubeObject } from "../../api/index.js";
 import { bindingResourceType, policyResourceType } from "../admission/policy/index.js";
@@ -26,6 +28,7 @@ import {
   secretSchema,
   serviceAccountSchema,
 } from "../schemas/index.js";
+import { APPS_STATEFUL_TYPES } from "./apps-stateful-types.js";
 import { APPS_TYPES } from "./apps-types.js";
 import { BATCH_TYPES } from "./batch-types.js";
 import { validateConfigMap } from "./config-map-validation.js";
@@ -33,6 +36,7 @@ import { validateLease } from "./lease-validation.js";
 import { namespaceType } from "./namespace-type.js";
 import { nodeType } from "./node-type.js";
 import { podType } from "./pod-type.js";
+import { POLICY_TYPES } from "./policy-types.js";
 import { QUOTA_TYPES } from "./quota-types.js";
 import { builtinType, type ResourceType } from "./resource-type.js";
 import { validateSecret } from "./secret-validation.js";
@@ -185,6 +189,8 @@ export function builtinTypes(serviceCidr?: string): ResourceType[] {
     ...STORAGE_TYPES,
     ...BATCH_TYPES,
     ...APPS_TYPES,
+    ...APPS_STATEFUL_TYPES,
     ...QUOTA_TYPES,
+    ...POLICY_TYPES,
   ];
 }

@@ -23,7 +23,7 @@ import {
 } from "../../api/index.js";
 import { admit, type RequestContext } from "../handlers/context.js";
 import { decodeBody, readBodyBytes } from "../http/body.js";
-import { sendJson } from "../http/respond.js";
+import { sendCreatedStatus } from "../http/respond.js";
 import { bindingSchema } from "../schemas/pod-binding.js";
 import { checkObject } from "../validation/check-object.js";
 
@@ -142,11 +142,5 @@ export async function handlePodBinding(ctx: RequestContext): Promise<void> {
       if (attempt >= MAX_ATTEMPTS) throw e;
     }
   }
-  sendJson(ctx.res, 201, {
-    kind: "Status",
-    apiVersion: "v1",
-    metadata: {},
-    status: "Success",
-    code: 201,
-  });
+  sendCreatedStatus(ctx.res);
 }

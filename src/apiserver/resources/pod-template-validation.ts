@@ -1,6 +1,6 @@
 /**
  * kube's ValidatePodTemplateSpec as the workload kinds share it (Job, CronJob,
- * Deployment, ReplicaSet): the template's label keys and values, then the
+ * Deployment, ReplicaSet, StatefulSet, DaemonSet): the template's label keys and values, then the
  * pod's own validation with every field path under `<at>` (e.g.
  * `spec.template.spec.containers[0].image`).
  */

@@ -2,7 +2,7 @@
  * The core/v1 Pod kind: schema, kube's table columns, field selectors,
  * defaults and validation, graceful deletion (a pod on a node is stopped by its
  * node agent before it goes; one not on a node, or already finished, goes at
- * once) and the `log` and `binding` subresources.
+ * once) and the `log`, `binding` and `eviction` subresources.
  */
 
 import type { KubeObject } from "../../api/index.js";
@@ -11,6 +11,7 @@ import { podSchema } from "../schemas/index.js";
 import { handlePodBinding } from "./pod-binding.js";
 import { podColumns } from "./pod-columns.js";
 import { defaultPod, initialStatus } from "./pod-defaults.js";
+import { handlePodEviction } from "./pod-eviction.js";
 import { handlePodLog } from "./pod-log.js";
 import { validatePod } from "./pod-validation.js";
 import { type ResourceType, STANDARD_VERBS } from "./resource-type.js";
@@ -66,5 +67,9 @@ export const podType: ResourceType = {
   },
   validate: validatePod,
   gracePeriod: podGracePeriod,
-  subresourceHandlers: { log: handlePodLog, binding: handlePodBinding },
+  subresourceHandlers: {
+    log: handlePodLog,
+    binding: handlePodBinding,
+    eviction: handlePodEviction,
+  },
 };

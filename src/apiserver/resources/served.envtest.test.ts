@@ -56,7 +56,7 @@ const SERVED: Served[] = [
     namespaced: true,
     shortNames: ["po"],
     categories: ["all"],
-    subresources: { status: RW, log: ["get"], binding: ["create"] },
+    subresources: { status: RW, log: ["get"], binding: ["create"], eviction: ["create"] },
   },
   {
     gv: "v1",
@@ -130,6 +130,13 @@ const SERVED: Served[] = [
   },
   { gv: "storage.k8s.io/v1", plural: "storageclasses", namespaced: false, shortNames: ["sc"] },
   { gv: "coordination.k8s.io/v1", plural: "leases", namespaced: true },
+  {
+    gv: "policy/v1",
+    plural: "poddisruptionbudgets",
+    namespaced: true,
+    shortNames: ["pdb"],
+    subresources: { status: RW },
+  },
   { gv: "events.k8s.io/v1", plural: "events", namespaced: true, shortNames: ["ev"] },
   { gv: "discovery.k8s.io/v1", plural: "endpointslices", namespaced: true },
   {
@@ -180,6 +187,20 @@ describe("discovery per kind", () => {
       assert.deepEqual(subs, want);
     });
 
+  it("names pods/eviction's kind with its group, as kubectl drain's CheckEvictionSupport needs", async () => {
+    const eviction = (await resourcesOf("v1")).find((r) => r.name === "pods/eviction") as
+      | (ApiResource & { group?: string; version?: string; kind?: string })
+      | undefined;
+    assert.deepEqual(
+      { group: eviction?.group, version: eviction?.version, kind: eviction?.kind },
+      { group: "policy", version: "v1", kind: "Eviction" },
+    );
+    const binding = (await resourcesOf("v1")).find((r) => r.name === "pods/binding") as
+      | (ApiResource & { group?: string })
+      | undefined;
+    assert.equal(binding?.group, undefined, "a core kind names no group");
+  });
+
   it("answers the same names in aggregated discovery v2, which kubectl asks for first", async () => {
     const [core, groups] = await Promise.all([
       getWith("/api", AGGREGATED),
@@ -215,7 +236,7 @@ describe("discovery per kind", () => {
     }
   });
 
-  it("puts exactly pods, services, jobs, cronjobs, deployments and replicasets in the `all` category among built-in kinds", async () => {
+  it("puts exactly kube's kinds in the `all` category among built-in kinds", async () => {
     const all: string[] = [];
     for (const gv of ["v1", "batch/v1", "apps/v1"]) {
       const reply = await api.call("GET", gvPath(gv));
@@ -223,8 +244,16 @@ describe("discovery per kind", () => {
       for (const r of (reply.body as { resources: ApiResource[] }).resources)
         if (r.categories?.includes("all")) all.push(r.name);
     }
-    for (const name of ["cronjobs", "deployments", "jobs", "pods", "replicasets", "services"])
-      assert.ok(all.includes(name), name);
+    assert.deepEqual(all.sort(), [
+      "cronjobs",
+      "daemonsets",
+      "deployments",
+      "jobs",
+      "pods",
+      "replicasets",
+      "services",
+      "statefulsets",
+    ]);
   });
 });
 
@@ -447,5 +476,35 @@ describe("field selectors per kind", () => {
         (reply.body as { message: string }).message,
         `field label not supported: ${selector.split(/!?=/)[0]}`,
       );
+    });
+});
+
+describe("the scale subresource of the apps/v1 workloads", () => {
+  const template = {
+    metadata: { labels: { app: "w", tier: "x" } },
+    spec: { containers: [{ name: "c", image: "busybox" }] },
+  };
+  const selector = { matchLabels: { app: "w", tier: "x" } };
+  for (const [plural, kind, extra] of [
+    ["deployments", "Deployment", {}],
+    ["replicasets", "ReplicaSet", {}],
+    ["statefulsets", "StatefulSet", { serviceName: "w" }],
+  ] as const)
+    it(`answers an autoscaling/v1 Scale of ${plural} with the selector an autoscaler reads`, async () => {
+      const path = `/apis/apps/v1/namespaces/${NS}/${plural}`;
+      await api.ok("POST", path, {
+        apiVersion: "apps/v1",
+        kind,
+        metadata: { name: `scaled-${plural}` },
+        spec: { replicas: 2, selector, template, ...extra },
+      });
+      const scale = (await api.ok("GET", `${path}/scaled-${plural}/scale`)) as {
+        kind: string;
+        spec: { replicas: number };
+        status: { selector?: string };
+      };
+      assert.equal(scale.kind, "Scale");
+      assert.equal(scale.spec.replicas, 2);
+      assert.equal(scale.status.selector, "app=w,tier=x");
     });
 });

@@ -17,6 +17,7 @@ import {
 import { configMapSchema } from "./config-map.js";
 import { cronJobSchema } from "./cron-job.js";
 import { customResourceDefinitionSchema } from "./custom-resource-definition.js";
+import { controllerRevisionSchema, daemonSetSchema } from "./daemonset.js";
 import { deploymentSchema, replicaSetSchema } from "./deployment.js";
 import { endpointSliceSchema } from "./endpoint-slice.js";
 import { endpointsSchema } from "./endpoints.js";
@@ -30,6 +31,7 @@ import { nodeSchema } from "./node.js";
 import { persistentVolumeSchema } from "./persistent-volume.js";
 import { persistentVolumeClaimSchema } from "./persistent-volume-claim.js";
 import { podSchema } from "./pod.js";
+import { evictionSchema, podDisruptionBudgetSchema } from "./pod-disruption-budget.js";
 import {
   clusterRoleBindingSchema,
   clusterRoleSchema,
@@ -40,6 +42,7 @@ import { resourceQuotaSchema } from "./resource-quota.js";
 import { secretSchema } from "./secret.js";
 import { serviceSchema } from "./service.js";
 import { serviceAccountSchema } from "./service-account.js";
+import { statefulSetSchema } from "./statefulset.js";
 import { storageClassSchema } from "./storage-class.js";
 
 export { customResourceSchema } from "./custom-resource.js";
@@ -51,13 +54,16 @@ export {
   clusterRoleBindingSchema,
   clusterRoleSchema,
   configMapSchema,
+  controllerRevisionSchema,
   cronJobSchema,
   customResourceDefinitionSchema,
+  daemonSetSchema,
   deploymentSchema,
   endpointSliceSchema,
   endpointsSchema,
   eventSchema,
   eventsV1EventSchema,
+  evictionSchema,
   jobSchema,
   leaseSchema,
   limitRangeSchema,
@@ -66,6 +72,7 @@ export {
   nodeSchema,
   persistentVolumeClaimSchema,
   persistentVolumeSchema,
+  podDisruptionBudgetSchema,
   podSchema,
   replicaSetSchema,
   resourceQuotaSchema,
@@ -77,6 +84,7 @@ export {
   selfSubjectRulesReviewSchema,
   serviceAccountSchema,
   serviceSchema,
+  statefulSetSchema,
   storageClassSchema,
   subjectAccessReviewSchema,
   tokenRequestSchema,
@@ -119,6 +127,10 @@ const all: Schema[] = [
   limitRangeSchema,
   deploymentSchema,
   replicaSetSchema,
+  statefulSetSchema,
+  daemonSetSchema,
+  controllerRevisionSchema,
+  podDisruptionBudgetSchema,
 ];
 
 /** Every built-in kind's schema, keyed by `schemaKey`. */

@@ -1,7 +1,8 @@
 /**
  * core/v1 `PodSpec` as Hearth serves it: containers and initContainers (merged
  * by name), volumes (merged by name), restartPolicy, grace period, deadline,
- * scheduling (nodeName, nodeSelector, tolerations, pod anti-affinity), the
+ * scheduling (nodeName, nodeSelector, tolerations, node affinity, pod
+ * anti-affinity), the
  * pod's hostname/subdomain/setHostnameAsFQDN, its DNS (dnsPolicy, dnsConfig,
  * hostAliases), the pull secrets of its images (imagePullSecrets),
  * and what Pod Security admission checks: the pod's
@@ -17,6 +18,7 @@ import { hostAlias, podDNSConfig } from "./pod-dns.js";
 import { podSecurityContext } from "./pod-security-context.js";
 import { volume } from "./pod-volume.js";
 import { localObjectReference } from "./references.js";
+import { nodeSelectorTerm } from "./volume-common.js";
 
 const podAffinityTerm: Schema = object(
   "Defines a set of pods (namely those matching the labelSelector relative to the given namespace(s)) that this pod should be co-located (affinity) or not co-located (anti-affinity) with, where co-located is defined as running on a node whose value of the label with key <topologyKey> matches that of any node on which a pod of the set of pods is running",
@@ -54,7 +56,40 @@ function termList(description: string, items: Schema): Schema {
   return { type: "array", description, items, "x-kubernetes-list-type": "atomic" };
 }
 
+const nodeAffinity: Schema = object("Describes node affinity scheduling rules for the pod.", {
+  preferredDuringSchedulingIgnoredDuringExecution: termList(
+    "The scheduler will prefer to schedule pods to nodes that satisfy the affinity expressions specified by this field, but it may choose a node that violates one or more of the expressions. (Accepted; Hearth's scheduler does not score nodes.)",
+    object(
+      "An empty preferred scheduling term matches all objects with implicit weight 0 (i.e. it's a no-op). A null preferred scheduling term matches no objects (i.e. is also a no-op).",
+      {
+        preference: {
+          ...nodeSelectorTerm,
+          description: "A node selector term, associated with the corresponding weight.",
+        },
+        weight: int32(
+          "Weight associated with matching the corresponding nodeSelectorTerm, in the range 1-100.",
+        ),
+      },
+      ["weight", "preference"],
+    ),
+  ),
+  requiredDuringSchedulingIgnoredDuringExecution: {
+    ...object(
+      "If the affinity requirements specified by this field are not met at scheduling time, the pod will not be scheduled onto the node.",
+      {
+        nodeSelectorTerms: termList(
+          "Required. A list of node selector terms. The terms are ORed.",
+          nodeSelectorTerm,
+        ),
+      },
+      ["nodeSelectorTerms"],
+    ),
+    "x-kubernetes-map-type": "atomic",
+  },
+});
+
 const affinity: Schema = object("Affinity is a group of affinity scheduling rules.", {
+  nodeAffinity,
   podAntiAffinity: object(
     "Describes pod anti-affinity scheduling rules (e.g. avoid putting this pod in the same node, zone, etc. as some other pod(s)).",
     {

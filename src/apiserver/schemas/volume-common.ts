@@ -34,7 +34,7 @@ const nodeSelectorRequirement: Schema = object(
   ["key", "operator"],
 );
 
-const nodeSelectorTerm: Schema = {
+export const nodeSelectorTerm: Schema = {
   ...object(
     "A null or empty node selector term matches no objects. The requirements of them are ANDed. The TopologySelectorTerm type implements a subset of the NodeSelectorTerm.",
     {

@@ -32,6 +32,20 @@ const unreachable = (effect: string, timeAdded = NOW): Taint => ({
 });
 
 describe("node lifecycle taints", () => {
+  it("taints a cordoned node unschedulable:NoSchedule and removes it on uncordon", () => {
+    const cordoned = { ...node("True"), spec: { unschedulable: true } };
+    const tainted = [
+      { key: "node.kubernetes.io/unschedulable", effect: "NoSchedule", timeAdded: NOW },
+    ];
+    assert.deepEqual(desiredTaints(cordoned, NOW), tainted);
+    assert.equal(
+      desiredTaints({ ...cordoned, spec: { unschedulable: true, taints: tainted } }, NOW),
+      undefined,
+    );
+    const own = { key: "dedicated", effect: "NoSchedule" };
+    assert.deepEqual(desiredTaints(node("True", [...tainted, own]), NOW), [own]);
+  });
+
   it("adds both unreachable taints for Ready=Unknown, stamped now", () => {
     assert.deepEqual(desiredTaints(node("Unknown"), NOW), [
       unreachable("NoSchedule"),

@@ -9,7 +9,7 @@
  * unreachable tolerates them for 300 s (kube's DefaultTolerationSeconds
  * admission, applied here when deciding rather than stored in the pod).
  */
-import { tolerates } from "../scheduler/index.js";
+import { tolerates, UNSCHEDULABLE_TAINT } from "../scheduler/index.js";
 import {
   DEFAULT_TOLERATION_SECONDS,
   NOT_READY_TAINT,
@@ -36,20 +36,30 @@ function wantedKey(node: NodeView): string | undefined {
   return undefined;
 }
 
+const isUnschedulableTaint = (t: Taint) =>
+  t.key === UNSCHEDULABLE_TAINT && t.effect === "NoSchedule";
+
 /**
  * The node's taints with the controller taints its Ready condition calls for
  * (new ones stamped `timeAdded: now`, present ones kept as they are) and
- * without the others; undefined when they are already so.
+ * without the others, and `node.kubernetes.io/unschedulable:NoSchedule` exactly
+ * while `spec.unschedulable` (a cordoned node, kube's doNoScheduleTaintingPass);
+ * undefined when they are already so.
  */
 export function desiredTaints(node: NodeView, now: string): Taint[] | undefined {
   const current = node.spec?.taints ?? [];
   const key = wantedKey(node);
-  const kept = current.filter((t) => !isControllerTaint(t) || t.key === key);
+  const cordoned = node.spec?.unschedulable === true;
+  const kept = current.filter(
+    (t) => (!isControllerTaint(t) || t.key === key) && (cordoned || !isUnschedulableTaint(t)),
+  );
   const added: Taint[] = [];
   if (key)
     for (const effect of EFFECTS)
       if (!kept.some((t) => t.key === key && t.effect === effect))
         added.push({ key, effect, timeAdded: now });
+  if (cordoned && !kept.some(isUnschedulableTaint))
+    added.push({ key: UNSCHEDULABLE_TAINT, effect: "NoSchedule", timeAdded: now });
   if (added.length === 0 && kept.length === current.length) return undefined;
   return [...kept, ...added];
 }

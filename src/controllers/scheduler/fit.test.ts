@@ -93,6 +93,28 @@ describe("scheduler fit", () => {
     });
   });
 
+  it("binds a pod pinned by node affinity matchFields (a DaemonSet's) to that node only", () => {
+    const nodes = [node("a"), node("b")];
+    const pinned = pod("p", {
+      spec: {
+        affinity: {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [
+                { matchFields: [{ key: "metadata.name", operator: "In", values: ["b"] }] },
+              ],
+            },
+          },
+        },
+      },
+    });
+    assert.deepEqual(schedule(pinned, { nodes, bound: [] }), { nodeName: "b" });
+    assert.deepEqual(schedule(pinned, { nodes: [node("a")], bound: [] }), {
+      unschedulable:
+        "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector.",
+    });
+  });
+
   it("reports no nodes as kube does", () => {
     assert.deepEqual(schedule(pod("p"), { nodes: [], bound: [] }), {
       unschedulable: "no nodes available to schedule pods",

@@ -3,8 +3,10 @@
  * with its reasons: NodeUnschedulable (`spec.unschedulable`), TaintToleration
  * (NoSchedule and NoExecute taints, and a node that is not Ready counts as
  * tainted `node.kubernetes.io/not-ready` or `…/unreachable`, as the node
- * lifecycle controller would taint it), NodeAffinity (`spec.nodeSelector`).
+ * lifecycle controller would taint it), NodeAffinity (`spec.nodeSelector` and
+ * required node affinity, `matchFields` on `metadata.name` as DaemonSet pods carry).
  */
+import { nodeAffinityMatches } from "../../api/index.js";
 import type { Node, Pod, Taint, Toleration } from "./types.js";
 
 export const NOT_READY_TAINT = "node.kubernetes.io/not-ready";
@@ -42,9 +44,9 @@ function untolerated(pod: Pod, node: Node): Taint | undefined {
   );
 }
 
+/** `nodeSelector` and the required node affinity (matchExpressions, matchFields). */
 function matchesNodeSelector(pod: Pod, node: Node): boolean {
-  const labels = node.metadata.labels ?? {};
-  return Object.entries(pod.spec?.nodeSelector ?? {}).every(([k, v]) => labels[k] === v);
+  return nodeAffinityMatches(pod.spec, node);
 }
 
 /** The first reason the node alone refuses the pod, as kube words it; undefined if none. */

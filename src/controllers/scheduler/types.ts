@@ -3,7 +3,7 @@
  * open objects. The kinds themselves belong to the apiserver; these say only
  * what scheduling looks at.
  */
-import type { KubeObject } from "../../api/index.js";
+import type { KubeObject, NodeAffinitySpec } from "../../api/index.js";
 
 export type ResourceList = Record<string, string | number>;
 
@@ -49,6 +49,7 @@ export interface PodSpec {
   tolerations?: Toleration[];
   affinity?: {
     podAntiAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: PodAffinityTerm[] };
+    nodeAffinity?: NonNullable<NodeAffinitySpec["affinity"]>["nodeAffinity"];
   };
 }
 

@@ -107,6 +107,7 @@ function validateRule(rule: NamedRuleWithOperations, path: string): FieldError[]
   return errors;
 }
 
+/** apimachinery's ValidateLabelSelector: operators with their values, keys and values as label syntax. */
 export function validateLabelSelector(selector: LabelSelector, path: string): FieldError[] {
   const errors: FieldError[] = [];
   (selector.matchExpressions ?? []).forEach((req, i) => {
@@ -130,6 +131,9 @@ export function validateLabelSelector(selector: LabelSelector, path: string): Fi
     }
     for (const why of qualifiedName(req.key ?? ""))
       errors.push(invalidValue(`${at}.key`, req.key, why));
+    values.forEach((v, j) => {
+      for (const why of labelValue(v)) errors.push(invalidValue(`${at}.values[${j}]`, v, why));
+    });
   });
   for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
     for (const why of qualifiedName(key))

@@ -51,6 +51,23 @@ describe("tenant ClusterRoles", () => {
         assert.ok(may("super-admin", verb, resource), `super-admin cannot ${verb} ${resource}`);
   });
 
+  it("let every level read disruption budgets, and admins and super-admins evict pods", () => {
+    const may = (level: (typeof LEVELS)[number], group: string, resource: string, verb: string) =>
+      rulesOf(level).some(
+        (r) =>
+          r.apiGroups.includes(group) && r.resources.includes(resource) && r.verbs.includes(verb),
+      );
+    for (const level of LEVELS) {
+      assert.ok(may(level, "policy", "poddisruptionbudgets", "list"), level);
+      assert.equal(may(level, "policy", "poddisruptionbudgets", "create"), false, level);
+      assert.equal(
+        may(level, "", "pods/eviction", "create"),
+        level === "admin" || level === "super-admin",
+        level,
+      );
+    }
+  });
+
   it("let every level read WorkloadMonitors and none write them or their status", () => {
     for (const level of LEVELS) {
       const rules = rulesOf(level).filter((r) => r.apiGroups.includes("cozystack.io"));

@@ -72,16 +72,34 @@ export function tenantClusterRoles(appPlurals: string[], adminPlurals: string[])
       verbs: READ,
     },
     { apiGroups: ["batch"], resources: ["jobs", "cronjobs"], verbs: READ },
-    { apiGroups: ["apps"], resources: ["deployments", "replicasets"], verbs: READ },
+    {
+      apiGroups: ["apps"],
+      resources: [
+        "deployments",
+        "replicasets",
+        "statefulsets",
+        "daemonsets",
+        "controllerrevisions",
+      ],
+      verbs: READ,
+    },
+    { apiGroups: ["policy"], resources: ["poddisruptionbudgets"], verbs: READ },
     // Cozystack's view role: what its apps' monitors say (read only; the platform writes them).
     { apiGroups: [WORKLOADS_GROUP], resources: ["workloadmonitors"], verbs: READ },
   ];
   const use = [...view, { apiGroups: [""], resources: ["pods/log"], verbs: ["get"] }];
+  // Evicting a pod of the tenant's own apps respects their disruption budgets.
+  const evict = { apiGroups: [""], resources: ["pods/eviction"], verbs: ["create"] };
   const admin = [
     ...use,
+    evict,
     { apiGroups: ["apps.cozystack.io"], resources: adminPlurals, verbs: WRITE },
   ];
-  const superAdmin = [...use, { apiGroups: ["apps.cozystack.io"], resources: apps, verbs: WRITE }];
+  const superAdmin = [
+    ...use,
+    evict,
+    { apiGroups: ["apps.cozystack.io"], resources: apps, verbs: WRITE },
+  ];
   const rules: Record<Level, unknown[]> = { view, use, admin, "super-admin": superAdmin };
   return LEVELS.map((level) => ({
     apiVersion: "rbac.authorization.k8s.io/v1",
