@@ -5,6 +5,7 @@
  */
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { ClusterDnsPlan } from "./scenarios/cluster-dns.js";
 import type { LevelPlan } from "./scenarios/creates.js";
 import type { CriIdlePodsPlan } from "./scenarios/cri-idle-pods.js";
 import type { CriPodStartPlan } from "./scenarios/cri-pod-start.js";
@@ -27,6 +28,7 @@ export const GROUPS = [
   "criPodStart",
   "criIdlePods",
   "serviceThroughput",
+  "clusterDns",
 ] as const;
 export type Group = (typeof GROUPS)[number];
 
@@ -62,6 +64,8 @@ export interface Plan {
   criIdlePods: CriIdlePodsPlan;
   /** serviceThroughput: HTTP GETs through a ClusterIP vs straight to a pod IP. */
   serviceThroughput: ServiceThroughputPlan;
+  /** clusterDns: queries/s and p99 of Hearth's DNS server vs a bare UDP responder. */
+  clusterDns: ClusterDnsPlan;
   /** Characters of the ConfigMap's one data value. */
   payloadChars: number;
 }
@@ -117,6 +121,7 @@ const FULL: Plan = {
     repetitions: 8,
     readyDeadlineMs: 120_000,
   },
+  clusterDns: { clients: 8, services: 1000, warmupMs: 500, durationMs: 3000, timeoutMs: 1000 },
   payloadChars: 1024,
 };
 
@@ -137,6 +142,7 @@ const QUICK: Plan = {
   deploymentStart: { ...FULL.deploymentStart, replicas: 10 },
   criIdlePods: { ...FULL.criIdlePods, pods: 10, windowMs: 5000, settleMs: 2000 },
   serviceThroughput: { ...FULL.serviceThroughput, requests: 500, warmup: 100, repetitions: 2 },
+  clusterDns: { ...FULL.clusterDns, warmupMs: 200, durationMs: 1000 },
 };
 
 /** dist/bench/plan.js → <repo>/bench/results, wherever the bench is started from. */

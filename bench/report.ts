@@ -24,6 +24,7 @@ import {
   apiserverEtcdLines,
   apiserverEtcdTargets,
 } from "./scenarios/apiserver-etcd.js";
+import { type ClusterDnsResult, clusterDnsLines } from "./scenarios/cluster-dns.js";
 import type { LevelResult } from "./scenarios/creates.js";
 import {
   type EtcdBootstrapResult,
@@ -49,6 +50,7 @@ export interface Results extends WorkloadResults, PlatformResults, CriResults {
   apiserver?: ApiResults;
   apiserverEtcd?: ApiserverEtcdResult;
   etcdBootstrap?: EtcdBootstrapResult;
+  clusterDns?: ClusterDnsResult;
 }
 
 export interface Target {
@@ -140,6 +142,7 @@ export function summary(r: Results, header: string): string {
   if (r.etcdBootstrap) lines.push("", ...etcdBootstrapLines(r.etcdBootstrap));
   lines.push(...platformLines(r));
   lines.push(...criLines(r));
+  if (r.clusterDns) lines.push("", ...clusterDnsLines(r.clusterDns));
   const all = Object.values(targets(r));
   if (all.length > 0) lines.push("", "targets:");
   for (const target of all) {

@@ -23,6 +23,7 @@ import { CRI_POD_CIDR, CRI_SERVICE_CIDR } from "./cri-hearth.js";
 import { type Args, GROUPS, type Plan, parseArgs, USAGE } from "./plan.js";
 import { type ApiResults, type Results, ratios, summary, targets } from "./report.js";
 import { apiserverEtcd } from "./scenarios/apiserver-etcd.js";
+import { clusterDns } from "./scenarios/cluster-dns.js";
 import { backendCreates, httpCreates, runLevels } from "./scenarios/creates.js";
 import { criIdlePods } from "./scenarios/cri-idle-pods.js";
 import { criPodStart } from "./scenarios/cri-pod-start.js";
@@ -92,6 +93,10 @@ async function runAll(dir: string, { plan, only }: Args): Promise<Results> {
   if (only.includes("serviceThroughput")) {
     log("serviceThroughput: GETs through a ClusterIP vs a pod IP");
     results.serviceThroughput = await serviceThroughput(dir, plan.serviceThroughput);
+  }
+  if (only.includes("clusterDns")) {
+    log(`clusterDns: ${plan.clusterDns.clients} UDP clients vs Hearth's DNS and a bare responder`);
+    results.clusterDns = await clusterDns(plan.clusterDns);
   }
   return results;
 }
@@ -235,6 +240,7 @@ function report(args: Args, r: Results, startedAt: Date, finishedAt: Date, host:
         ? { apiserverEtcd: { params: plan.apiserverEtcd, result: r.apiserverEtcd } }
         : {}),
       ...(r.watches ? { watches: { params: plan.watches, result: r.watches } } : {}),
+      ...(r.clusterDns ? { clusterDns: { params: plan.clusterDns, result: r.clusterDns } } : {}),
       ...(r.idleTenants
         ? { idleTenants: { params: plan.idleTenants, result: r.idleTenants } }
         : {}),

@@ -127,7 +127,15 @@ export type {
   SecurityContext,
   Volume,
 } from "./pod.js";
-export { DEFAULT_TERMINATION_GRACE_SECONDS, NODE, NODE_LOG_TOKEN_ANNOTATION, POD } from "./pod.js";
+export {
+  DEFAULT_TERMINATION_GRACE_SECONDS,
+  MAX_DNS_NAMESERVERS,
+  MAX_DNS_SEARCH_LIST_CHARS,
+  MAX_DNS_SEARCH_PATHS,
+  NODE,
+  NODE_LOG_TOKEN_ANNOTATION,
+  POD,
+} from "./pod.js";
 export type {
   Eviction,
   MetaCondition,

@@ -171,6 +171,11 @@ export interface PodAffinityTerm {
   topologyKey: string;
 }
 
+/** kube's limits on a pod's resolver configuration (validation.MaxDNSNameservers and the others). */
+export const MAX_DNS_NAMESERVERS = 3;
+export const MAX_DNS_SEARCH_PATHS = 32;
+export const MAX_DNS_SEARCH_LIST_CHARS = 2048;
+
 export interface PodSpec {
   containers: Container[];
   initContainers?: Container[];
@@ -192,7 +197,14 @@ export interface PodSpec {
   };
   hostname?: string;
   subdomain?: string;
+  setHostnameAsFQDN?: boolean;
   dnsPolicy?: string;
+  dnsConfig?: {
+    nameservers?: string[];
+    searches?: string[];
+    options?: { name?: string; value?: string }[];
+  };
+  hostAliases?: { ip?: string; hostnames?: string[] }[];
   enableServiceLinks?: boolean;
   serviceAccountName?: string;
   imagePullSecrets?: { name?: string }[];

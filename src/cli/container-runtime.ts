@@ -35,6 +35,7 @@ import {
   checkCanRun,
   checkPodCidrFree,
   DEFAULT_CRI_POD_CIDR,
+  ensurePodBridge,
   type InsecureRegistry,
   mirrorPathOf,
   parseInsecureRegistry,
@@ -158,6 +159,8 @@ export async function startContainerRuntime(
     await publishCachedImages(registry, imageCache());
     sup = new ContainerdSupervisor({ dataDir, sandboxImage: SANDBOX_IMAGE, log });
     writePodNetwork({ dataDir, podCIDR: choice.podCIDR });
+    // The bridge before any sandbox: cluster DNS listens on its gateway address.
+    await ensurePodBridge({ dataDir, podCIDR: choice.podCIDR });
     writeRegistryHosts(
       sup.layout.registryConfigDir,
       registry.address,

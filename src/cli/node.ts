@@ -2,7 +2,8 @@
  * The node agent from the command line: `hearth node --kubeconfig FILE
  * [--data-dir DIR] [--node-name NAME] [--node-ip ADDR] [--pod-cidr CIDR]
  * [--containerd-socket PATH] [--insecure-registry HOST[,HOST]]
- * [--crashloop-backoff-base-ms N] [--keep-workloads]` runs a standalone agent
+ * [--crashloop-backoff-base-ms N] [--keep-workloads] [--cluster-domain DOMAIN]
+ * [--resolv-conf FILE]` runs a standalone agent
  * against any apiserver, with the node's Services in nftables (kube-proxy's
  * nftables mode); `hearth up` starts both with the same flags. SIGTERM stops
  * the pods gracefully unless `--keep-workloads` leaves them running for the
@@ -19,6 +20,7 @@ import { type Client, clientFromKubeconfig } from "../client/index.js";
 import {
   type AgentOptions,
   bridgeName,
+  checkClusterDomain,
   defaultNodeName,
   NodeAgent,
   registerPodRoutes,
@@ -26,6 +28,7 @@ import {
   tableNameFor,
 } from "../node/index.js";
 import { intFlag, type ParsedArgs, parseArgs } from "./args.js";
+import { podDnsFlags } from "./cluster-dns.js";
 import {
   type ContainerRuntime,
   checkRuntimeCanStart,
@@ -44,11 +47,14 @@ export function agentOptions(
 ): AgentOptions {
   const base = args.flags.get("crashloop-backoff-base-ms");
   const name = args.flags.get("node-name");
-  const { podCIDR } = runtimeChoice(args);
+  const runtime = runtimeChoice(args);
+  const { podCIDR } = runtime;
   const nodeIP = nodeIPFlag(args);
+  const dns = podDnsFlags(args, runtime);
   return {
     dataDir,
     log,
+    dns,
     keepWorkloads: args.flags.get("keep-workloads") === "true",
     ...(name ? { nodeName: name } : {}),
     ...(nodeIP ? { nodeIP } : {}),
@@ -146,13 +152,10 @@ export async function node(argv: string[]): Promise<void> {
   const log = pino({ name: "hearth-node" }, pino.destination(2));
   const dataDir = resolve(args.flags.get("data-dir") ?? ".hearth-node");
   const client = await clientFromKubeconfig(resolve(kubeconfig));
+  const options = agentOptions(args, dataDir, (msg, err) => log.error({ err }, msg));
+  if (options.dns) await checkClusterDomain(client, options.dns.clusterDomain);
   const controller = new AbortController();
-  const running = await startNodeAgent(
-    client,
-    agentOptions(args, dataDir, (msg, err) => log.error({ err }, msg)),
-    controller.signal,
-    runtime,
-  );
+  const running = await startNodeAgent(client, options, controller.signal, runtime);
   const stop = async (signal: string) => {
     log.info({ signal }, "stopping");
     controller.abort();

@@ -2,7 +2,7 @@
  * `hearth up [--data-dir DIR] [--port N] [--token-auth-file FILE]
  * [--volume-pool-size 100Gi] [--pod-cidr CIDR] [--service-cidr CIDR] [--node-name NAME] [--node-ip ADDR]
  * [--containerd-socket PATH] [--insecure-registry HOST[,HOST]]
- * [--keep-workloads] [--no-node-agent]
+ * [--keep-workloads] [--no-node-agent] [--cluster-domain DOMAIN] [--resolv-conf FILE]
  * [--node-monitor-grace-period 40s]
  * [--etcd-servers URL[,URL] and the other etcd flags of `apiserver.ts`]`: runs the
  * platform on this machine. For now that is the apiserver on SQLite at
@@ -17,7 +17,9 @@
  * them runs, and no root is needed. `--node-ip` is the
  * node's InternalIP (where other nodes route its pod CIDR) and goes into a new
  * serving certificate, with `--host` (where the API listens), so that a `hearth
- * node` elsewhere can reach the API at that address.
+ * node` elsewhere can reach the API at that address. With its own pod network,
+ * cluster DNS answers on the node's pod-bridge gateway behind the kube-dns
+ * Service (cluster-dns.ts, docs/dns.md).
  */
 import { join } from "node:path";
 import { type Client, createHttpClient } from "../client/index.js";
@@ -25,6 +27,7 @@ import { runCoreControllers } from "../controllers/index.js";
 import type { Cache } from "../runtime/index.js";
 import { serveApi } from "./apiserver.js";
 import { durationFlag, parseArgs, quantityFlag } from "./args.js";
+import { startUpClusterDns, upPodDns } from "./cluster-dns.js";
 import { checkRuntimeCanStart, runtimeChoice } from "./container-runtime.js";
 import { agentOptions, NODE_BOOLEAN_FLAGS, nodeIPFlag, startNodeAgent } from "./node.js";
 import {
@@ -96,11 +99,21 @@ export async function up(argv: string[]): Promise<void> {
           nodeClient,
           {
             ...agentOptions(args, dataDir, logError),
+            ...upPodDns(args, runtime),
             ...(coreCache ? { sharedCache: coreCache } : {}),
           },
           nodeStop.signal,
           runtime,
         );
+
+  // Cluster DNS, on the node's pod-bridge gateway (the bridge exists once the node's runtime does).
+  const dnsStop = new AbortController();
+  const dns = node
+    ? await startUpClusterDns(controllerClient, dnsStop.signal, args, runtime, {
+        ...(coreCache ? { cache: coreCache } : {}),
+        log: logError,
+      })
+    : undefined;
 
   // The platform: bootstrap (definitions, roles, guardrails, tenant-root), then the apps engine.
   const rootHost = args.flags.get("root-host");
@@ -122,7 +135,9 @@ export async function up(argv: string[]): Promise<void> {
     stopping = true;
     log.info({ signal }, "stopping");
     // The node first: it stops the pods (unless --keep-workloads) while the API still
-    // answers, and removes its Service rules, before its client closes.
+    // answers, and removes its Service rules, before its client closes; DNS before it.
+    dnsStop.abort();
+    await dns?.done;
     nodeStop.abort();
     await node?.stopped();
     nodeClient.close();

@@ -42,6 +42,12 @@ container runtime (up, node):
                          there, and every other node routes this node's pod
                          CIDR to it (and it theirs to them); \`up\` adds it to a new serving
                          certificate, and --host ADDR is where \`up\` serves the API
+
+cluster DNS (up, node; see docs/dns.md):
+  --cluster-domain D     the cluster's DNS domain (default cluster.local); every node's must be up's
+  --resolv-conf FILE     the host resolver configuration (default /etc/resolv.conf): pods with
+                         dnsPolicy Default get it, and \`up\`'s DNS server forwards other names to
+                         its nameservers
 `;
 
 async function main(argv: string[]): Promise<void> {

@@ -77,6 +77,7 @@ export class NodeAgent {
       dirs,
       hostIP: o.nodeIP,
       pullBackoff: o.crashBackoff,
+      ...(o.dns ? { dns: o.dns } : {}),
       log: o.log,
     });
     this.runtime = runtime;
@@ -106,6 +107,7 @@ export class NodeAgent {
       runtime,
       backoff: new CrashLoopBackoff(o.crashBackoff),
       hostIP: o.nodeIP,
+      ...(o.dns ? { clusterDomain: o.dns.clusterDomain } : {}),
       node: { cpu: cap.cpu!, memory: cap.memory! },
       read: (kind, name, namespace) => this.read(kind, name, namespace),
       services: async (namespace) =>

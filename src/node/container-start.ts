@@ -6,7 +6,7 @@
  * one can make sense of.
  */
 
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Container, Pod } from "../api/index.js";
 import { rfc3339 } from "../api/index.js";
@@ -18,14 +18,62 @@ export function podHostname(pod: Pod): string {
   return pod.spec.hostname || (pod.metadata.name ?? "").slice(0, 63).replace(/[-.]+$/, "");
 }
 
-/** Writes the pod's `/etc/hosts` (kubelet's managed file); returns its bind. */
-export function writeEtcFiles(dirs: PodDirs, pod: Pod, podIP: string): Mount[] {
-  const uid = pod.metadata.uid!;
+type HostAliases = { ip?: string; hostnames?: string[] }[];
+
+/** kubelet's hostsEntriesFromHostAliases: a header, then one line per alias. */
+function aliasLines(aliases: HostAliases | undefined): string {
+  const lines = (aliases ?? [])
+    .filter((a) => a.ip && a.hostnames?.length)
+    .map((a) => `${a.ip}\t${a.hostnames!.join("\t")}\n`);
+  return lines.length ? `\n# Entries added by HostAliases.\n${lines.join("")}` : "";
+}
+
+/**
+ * The kubelet's managed `/etc/hosts` (managedHostsFileContent): localhost and
+ * the IPv6 names, then the pod's address with its FQDN
+ * (`<hostname>.<subdomain>.<ns>.svc.<domain>`) and hostname when it has a
+ * subdomain, else its hostname; then its hostAliases. A pod on the host's
+ * network gets the host's file (and its aliases), as the kubelet gives it.
+ */
+export function hostsFile(
+  pod: Pod,
+  podIP: string,
+  clusterDomain: string,
+  hostFile = "/etc/hosts",
+): string {
+  const aliases = aliasLines((pod.spec as { hostAliases?: HostAliases }).hostAliases);
+  if (pod.spec.hostNetwork) {
+    let host = "";
+    try {
+      host = readFileSync(hostFile, "utf8");
+    } catch {}
+    return `${host}${aliases}`;
+  }
   const host = podHostname(pod);
-  const fqdn = pod.spec.subdomain
-    ? `${host}.${pod.spec.subdomain}.${pod.metadata.namespace}.svc.cluster.local\t${host}`
+  const named = pod.spec.subdomain
+    ? `${host}.${pod.spec.subdomain}.${pod.metadata.namespace}.svc.${clusterDomain}\t${host}`
     : host;
-  const hosts = `# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n${podIP}\t${fqdn}\n`;
+  return (
+    "# Kubernetes-managed hosts file.\n" +
+    "127.0.0.1\tlocalhost\n" +
+    "::1\tlocalhost ip6-localhost ip6-loopback\n" +
+    "fe00::0\tip6-localnet\n" +
+    "fe00::0\tip6-mcastprefix\n" +
+    "fe00::1\tip6-allnodes\n" +
+    "fe00::2\tip6-allrouters\n" +
+    `${podIP}\t${named}\n${aliases}`
+  );
+}
+
+/** Writes the pod's `/etc/hosts` (hostsFile); returns its bind. */
+export function writeEtcFiles(
+  dirs: PodDirs,
+  pod: Pod,
+  podIP: string,
+  clusterDomain = "cluster.local",
+): Mount[] {
+  const uid = pod.metadata.uid!;
+  const hosts = hostsFile(pod, podIP, clusterDomain);
   const files: [string, string][] = [["hosts", hosts]];
   return files.map(([name, text]) => {
     const file = dirs.etc(uid, name);

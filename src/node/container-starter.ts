@@ -56,7 +56,7 @@ export class ContainerStarter {
   }
 
   private plan(pod: Pod, c: Container, volumes: Volumes): Promise<StartDecision> {
-    const etcMounts = writeEtcFiles(this.deps.dirs, pod, this.state.podIP);
+    const etcMounts = writeEtcFiles(this.deps.dirs, pod, this.state.podIP, this.deps.clusterDomain);
     return this.deps.runtime.plan({
       pod,
       container: c,

@@ -26,10 +26,13 @@ import {
   CriClient,
   type Container as CriContainer,
   containerConfig,
+  type PodDnsSettings,
   type PodSandbox,
+  podDnsConfig,
   podOfSandbox,
   podSandboxConfig,
   runAsNonRootViolation,
+  type SandboxFacts,
 } from "./cri/index.js";
 import { ImagePuller } from "./cri-images.js";
 import { criPodUsage } from "./cri-stats.js";
@@ -61,6 +64,8 @@ export interface CriRuntimeOptions {
   hostIP: string;
   dirs: PodDirs;
   pullBackoff?: BackoffOptions;
+  /** Pods' resolv.conf (pod-dns.ts); omitted: containerd copies the host's. */
+  dns?: PodDnsSettings;
   log?(msg: string, err?: unknown): void;
 }
 
@@ -121,6 +126,15 @@ export class CriRuntime implements PodRuntime {
     return join(this.o.dirs.pod(uid), "logs");
   }
 
+  /** What the sandbox of `pod` is made with: its log directory, resolv.conf and cluster domain. */
+  private sandboxFacts(pod: Pod, uid: string, warn = false): SandboxFacts {
+    const facts: SandboxFacts = { logDirectory: this.logDirectory(uid) };
+    if (!this.o.dns) return facts;
+    const { warning, ...dns } = podDnsConfig(pod, this.o.dns);
+    if (warning && warn) this.log(`pod ${pod.metadata.namespace}/${pod.metadata.name}: ${warning}`);
+    return { ...facts, dns, clusterDomain: this.o.dns.clusterDomain };
+  }
+
   async recover(): Promise<PodState[]> {
     const sandboxes = await this.cri.listPodSandbox({}, {});
     const byUid = new Map<string, PodSandbox>();
@@ -172,7 +186,7 @@ export class CriRuntime implements PodRuntime {
 
   async createPod(pod: Pod): Promise<PodState> {
     const uid = pod.metadata.uid!;
-    const config = podSandboxConfig(pod, { logDirectory: this.logDirectory(uid) });
+    const config = podSandboxConfig(pod, this.sandboxFacts(pod, uid, true));
     const sandboxId = await this.cri.runPodSandbox(config, { timeoutMs: 240_000 });
     const status = await this.cri.podSandboxStatus(sandboxId, {});
     return {
@@ -283,7 +297,7 @@ export class CriRuntime implements PodRuntime {
     run: RunRecord,
   ): Promise<void> {
     const plan = startPlan as CriPlan;
-    const sandboxConfig = podSandboxConfig(pod, { logDirectory: this.logDirectory(state.uid) });
+    const sandboxConfig = podSandboxConfig(pod, this.sandboxFacts(pod, state.uid));
     const config = containerConfig(pod, c, {
       attempt: run.attempt,
       logPath: join(c.name, `${run.attempt}.log`),

@@ -15,6 +15,7 @@ export {
   checkPodCidrFree,
   containerdLayout,
   DEFAULT_CRI_POD_CIDR,
+  ensurePodBridge,
   type InsecureRegistry,
   mirrorPathOf,
   parseInsecureRegistry,
@@ -28,9 +29,11 @@ export {
   type ContainerConfig,
   CriClient,
   CriError,
+  type PodDnsSettings,
   type PodSandboxConfig,
 } from "./cri/index.js";
 export { readCriLog } from "./cri-log.js";
+export * from "./dns/index.js";
 export { HEARTH_ROOT } from "./hearth-root.js";
 export {
   type LogLookup,

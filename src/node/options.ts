@@ -3,6 +3,7 @@ import os from "node:os";
 import type { Cache } from "../runtime/index.js";
 import { type BackoffOptions, DEFAULT_CRASH_BACKOFF } from "./backoff.js";
 import { DEFAULT_CRI_POD_CIDR } from "./containerd/index.js";
+import type { PodDnsSettings } from "./cri/index.js";
 import { HOST_IP } from "./node-object.js";
 
 export interface AgentOptions {
@@ -30,6 +31,12 @@ export interface AgentOptions {
   heartbeat?: { leaseDurationSeconds: number; renewIntervalMs: number; statusIntervalMs: number };
   /** The container runtime the pods run on (containerd's CRI socket); required to start. */
   cri?: CriAgentOptions;
+  /**
+   * Pods' DNS (with `cri`): the cluster DNS address, the cluster domain and
+   * the host's resolv.conf, as the kubelet's --cluster-dns, --cluster-domain
+   * and --resolv-conf. Omitted: containerd gives pods the host's resolv.conf.
+   */
+  dns?: PodDnsSettings;
   /** On stop, leave the pods running (for the next agent to adopt). */
   keepWorkloads?: boolean;
   log?(msg: string, err?: unknown): void;
@@ -40,10 +47,13 @@ export interface CriAgentOptions {
   socket: string;
 }
 
-export type ResolvedOptions = Required<Omit<AgentOptions, "log" | "sharedCache" | "cri">> & {
+export type ResolvedOptions = Required<
+  Omit<AgentOptions, "log" | "sharedCache" | "cri" | "dns">
+> & {
   log(msg: string, err?: unknown): void;
   sharedCache?: Cache;
   cri?: CriAgentOptions;
+  dns?: PodDnsSettings;
 };
 
 /** The Node's name when none is given: this machine's hostname, lower-cased. */
@@ -67,6 +77,7 @@ export function withDefaults(o: AgentOptions): ResolvedOptions {
     },
     keepWorkloads: o.keepWorkloads ?? false,
     ...(o.cri ? { cri: o.cri } : {}),
+    ...(o.dns ? { dns: o.dns } : {}),
     log: o.log ?? (() => {}),
   };
 }

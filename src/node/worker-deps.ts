@@ -12,6 +12,8 @@ export interface WorkerDeps {
   runtime: PodRuntime;
   backoff: CrashLoopBackoff;
   hostIP: string;
+  /** The cluster domain of the pods' FQDN in /etc/hosts (default cluster.local). */
+  clusterDomain?: string;
   node: NodeAllocatable;
   /** Reads an object (namespace omitted for PersistentVolumes); undefined when it does not exist. */
   read(

@@ -21,6 +21,8 @@ export interface CriHearthOptions {
   prefix: string;
   podCIDR: string;
   serviceCIDR: string;
+  /** More `hearth up` flags. */
+  extraArgs?: string[];
 }
 
 export async function withCriHearth(
@@ -34,7 +36,15 @@ export async function withCriHearth(
   try {
     hearth = await startHearth({
       dataDir,
-      extraArgs: ["--runtime", "cri", "--pod-cidr", o.podCIDR, "--service-cidr", o.serviceCIDR],
+      extraArgs: [
+        "--runtime",
+        "cri",
+        "--pod-cidr",
+        o.podCIDR,
+        "--service-cidr",
+        o.serviceCIDR,
+        ...(o.extraArgs ?? []),
+      ],
       timeoutMs: 180_000,
     });
     await body(hearth, dataDir);

@@ -13,7 +13,8 @@
  * 10.238/10.239 cri-side-by-side, 10.240/10.241 the container benches,
  * 10.242/10.243 cri-private-registry, 10.245 and 10.248–250 cri-routing,
  * 10.246/10.247 cri-stats, 10.251/10.252 nft-services, 10.253/10.254
- * nft-conntrack, 10.230/10.233 cri-host-ports. Free: 10.235, 10.244, 10.255.
+ * nft-conntrack, 10.230/10.233 cri-host-ports, 10.235/10.255 dns, 10.244
+ * daemonsets.
  */
 import { criSkipReason } from "./cri-node.js";
 

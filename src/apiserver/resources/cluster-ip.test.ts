@@ -23,6 +23,16 @@ describe("ClusterIP ranges", () => {
     assert.throws(() => parseCidr("nope"), /invalid service CIDR/);
   });
 
+  it("keeps the tenth address (the cluster DNS Service's) for last", () => {
+    const r = parseCidr("10.96.0.0/28");
+    const used = new Set(Array.from({ length: 9 }, (_, i) => `10.96.0.${i + 1}`));
+    assert.equal(lowestFree(r, used), "10.96.0.11");
+    for (let i = 11; i <= 14; i++) used.add(`10.96.0.${i}`);
+    assert.equal(lowestFree(r, used), "10.96.0.10");
+    used.add("10.96.0.10");
+    assert.equal(lowestFree(r, used), undefined);
+  });
+
   it("takes the lowest free address until the range is full", () => {
     const r = parseCidr("10.0.0.0/30"); // two usable addresses
     assert.equal(lowestFree(r, new Set()), "10.0.0.1");

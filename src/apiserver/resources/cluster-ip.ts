@@ -10,7 +10,10 @@
  * reads again. Within a process the claims also run under one lock per
  * backend, so they do not contend with each other. A requested `clusterIP`
  * must be in range and free (422 with kube's wording); otherwise the lowest
- * free address is taken.
+ * free address is taken, but for the tenth of the range: it is the cluster DNS
+ * Service's (kubeadm's 10.96.0.10, `kube-dns` in kube-system, which asks for
+ * it), so no Service created before it may take it. It goes to a Service
+ * without a request only when nothing else is free.
  */
 
 import type { KubeObject } from "../../api/index.js";
@@ -59,13 +62,19 @@ export function inRange(range: Ipv4Range, ip: string): boolean {
   return n !== undefined && n >= range.first && n <= range.last;
 }
 
-/** The lowest address of the range not in `used`, or undefined when the range is full. */
+/** The address kept for the cluster DNS Service: the tenth of the range (network address + 10). */
+export function clusterDnsAddress(range: Ipv4Range): string {
+  return formatIpv4(range.first - 1 + 10);
+}
+
+/** The lowest address of the range not in `used` (the cluster DNS one last), or undefined when full. */
 export function lowestFree(range: Ipv4Range, used: Set<string>): string | undefined {
+  const dns = clusterDnsAddress(range);
   for (let n = range.first; n <= range.last; n++) {
     const ip = formatIpv4(n);
-    if (!used.has(ip)) return ip;
+    if (!used.has(ip) && ip !== dns) return ip;
   }
-  return undefined;
+  return used.has(dns) || !inRange(range, dns) ? undefined : dns;
 }
 
 const locks = new WeakMap<object, Promise<unknown>>();

@@ -20,6 +20,7 @@ import {
   QUANTITY_FORMAT_MESSAGE,
   requiredValue,
 } from "../../api/index.js";
+import { dnsErrors } from "./pod-dns-validation.js";
 import { securityErrors } from "./pod-security-validation.js";
 import { volumeErrors } from "./pod-volume-validation.js";
 
@@ -203,6 +204,7 @@ function specErrors(spec: PodSpec): FieldError[] {
     for (const why of dns1123Subdomain(spec.nodeName))
       errors.push(invalidValue("spec.nodeName", spec.nodeName, why));
   errors.push(...securityErrors(spec));
+  errors.push(...dnsErrors(spec));
   return errors;
 }
 

@@ -3,7 +3,8 @@
  * by name), volumes (merged by name), restartPolicy, grace period, deadline,
  * scheduling (nodeName, nodeSelector, tolerations, node affinity, pod
  * anti-affinity), the
- * pod's hostname/subdomain, the pull secrets of its images (imagePullSecrets),
+ * pod's hostname/subdomain/setHostnameAsFQDN, its DNS (dnsPolicy, dnsConfig,
+ * hostAliases), the pull secrets of its images (imagePullSecrets),
  * and what Pod Security admission checks: the pod's
  * securityContext, host namespaces (hostNetwork, hostPID, hostIPC), hostUsers
  * and os. Fields outside this subset are pruned with a
@@ -13,6 +14,7 @@ import type { Schema } from "../../api/index.js";
 import { bool, int32, int64, mapList, object, str, stringList, stringMap } from "./builders.js";
 import { labelSelector } from "./label-selector.js";
 import { container } from "./pod-container.js";
+import { hostAlias, podDNSConfig } from "./pod-dns.js";
 import { podSecurityContext } from "./pod-security-context.js";
 import { volume } from "./pod-volume.js";
 import { localObjectReference } from "./references.js";
@@ -139,12 +141,22 @@ export const podSpec: Schema = object(
       "name",
       container,
     ),
+    dnsConfig: {
+      ...podDNSConfig,
+      description:
+        "Specifies the DNS parameters of a pod. Parameters specified here will be merged to the generated DNS configuration based on DNSPolicy.",
+    },
     dnsPolicy: str(
-      "Set DNS policy for the pod. Defaults to \"ClusterFirst\". Valid values are 'ClusterFirstWithHostNet', 'ClusterFirst', 'Default' or 'None'. On Hearth every pod uses the host's resolver.",
+      "Set DNS policy for the pod. Defaults to \"ClusterFirst\". Valid values are 'ClusterFirstWithHostNet', 'ClusterFirst', 'Default' or 'None'. DNS parameters given in DNSConfig will be merged with the policy selected with DNSPolicy. To have DNS options set along with hostNetwork, you have to specify DNS policy explicitly to 'ClusterFirstWithHostNet'.",
       { enum: ["ClusterFirst", "ClusterFirstWithHostNet", "Default", "None"] },
     ),
     enableServiceLinks: bool(
       "EnableServiceLinks indicates whether information about services should be injected into pod's environment variables, matching the syntax of Docker links. Optional: Defaults to true. Hearth injects no service variables.",
+    ),
+    hostAliases: mapList(
+      "HostAliases is an optional list of hosts and IPs that will be injected into the pod's hosts file if specified.",
+      "ip",
+      hostAlias,
     ),
     hostIPC: bool("Use the host's ipc namespace. Optional: Default to false."),
     hostNetwork: bool(
@@ -210,6 +222,9 @@ export const podSpec: Schema = object(
     ),
     shareProcessNamespace: bool(
       "Share a single process namespace between all of the containers in a pod. When this is set containers will be able to view and signal processes from other containers in the same pod, and the first process in each container will not be assigned PID 1. HostPID and ShareProcessNamespace cannot both be set. Optional: Default to false.",
+    ),
+    setHostnameAsFQDN: bool(
+      "If true the pod's hostname will be configured as the pod's FQDN, rather than the leaf name (the default). In Linux containers, this means setting the FQDN in the hostname field of the kernel (the nodename field of struct utsname). Default to false.",
     ),
     subdomain: str(
       'If specified, the fully qualified Pod hostname will be "<hostname>.<subdomain>.<pod namespace>.svc.<cluster domain>". If not specified, the pod will not have a domainname at all.',

@@ -165,6 +165,27 @@ export async function checkPodCidrFree(o: PodNetworkOptions): Promise<void> {
     );
 }
 
+/**
+ * Makes DIR's bridge with the gateway address, up, before any sandbox: the
+ * cluster DNS server binds that address at start (the CNI bridge plugin
+ * would make the bridge only with the first sandbox; it takes one that
+ * exists with the same address as its own). Idempotent.
+ */
+export async function ensurePodBridge(o: PodNetworkOptions): Promise<void> {
+  const cidr = parsePodCidr(o.podCIDR);
+  const bridge = bridgeName(o.dataDir);
+  try {
+    if (!(await linkExists(bridge)))
+      await execFileAsync("ip", ["link", "add", "name", bridge, "type", "bridge"]);
+    await execFileAsync("ip", ["addr", "replace", `${cidr.gateway}/${cidr.prefix}`, "dev", bridge]);
+    await execFileAsync("ip", ["link", "set", "dev", bridge, "up"]);
+  } catch (e) {
+    throw new Error(`cannot set up the pod bridge ${bridge}: ${(e as Error).message}`, {
+      cause: e,
+    });
+  }
+}
+
 /** True when a link of that name exists (`ip link show`). */
 export async function linkExists(name: string): Promise<boolean> {
   try {

@@ -7,6 +7,7 @@ export {
   bridgeName,
   checkPodCidrFree,
   DEFAULT_CRI_POD_CIDR,
+  ensurePodBridge,
   parsePodCidr,
   removePodNetwork,
   writePodNetwork,

@@ -11,3 +11,4 @@ export { CriError, GrpcCode } from "./cri-errors.js";
 export type * from "./cri-types.js";
 export type { CallOptions } from "./grpc-channel.js";
 export * from "./pod-config.js";
+export * from "./pod-dns.js";

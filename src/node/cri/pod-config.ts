@@ -10,6 +10,7 @@
  */
 import { type Container, DEFAULT_TERMINATION_GRACE_SECONDS, type Pod } from "../../api/index.js";
 import { podHostname } from "../container-start.js";
+import { DEFAULT_CLUSTER_DOMAIN } from "../dns/cluster-dns.js";
 import type {
   ContainerConfig,
   Labels,
@@ -40,7 +41,6 @@ export const TERMINATION_MESSAGE_POLICY_ANNOTATION =
   "io.kubernetes.container.terminationMessagePolicy";
 export const CONTAINER_PORTS_ANNOTATION = "io.kubernetes.container.ports";
 
-const CLUSTER_DOMAIN = "cluster.local";
 /** The kernel's nodename holds 64 characters. */
 const FQDN_MAX_LENGTH = 64;
 
@@ -61,8 +61,10 @@ export interface SandboxFacts {
   logDirectory: string;
   /** cgroup parent of the pod (cgroupfs path, e.g. "/hearth-1a2b3c4d/pod<uid>"); omitted: runtime default. */
   cgroupParent?: string;
-  /** resolv.conf for the pod; omitted: the runtime copies the host's. */
+  /** resolv.conf for the pod (pod-dns.ts); omitted: the runtime copies the host's. */
   dns?: { servers: string[]; searches: string[]; options: string[] };
+  /** The cluster domain of the FQDN hostname (`--cluster-domain`; default cluster.local). */
+  clusterDomain?: string;
   attempt?: number;
 }
 
@@ -117,12 +119,15 @@ function graceAnnotations(pod: Pod): Labels {
  * the node's UTS namespace), the FQDN with setHostnameAsFQDN and a
  * subdomain, else spec.hostname or the pod name cut to 63.
  */
-export function sandboxHostname(pod: Pod): string | undefined {
+export function sandboxHostname(
+  pod: Pod,
+  clusterDomain: string = DEFAULT_CLUSTER_DOMAIN,
+): string | undefined {
   if (pod.spec.hostNetwork) return undefined;
   const host = podHostname(pod);
   const spec = pod.spec as Pod["spec"] & { setHostnameAsFQDN?: boolean };
   if (!spec.subdomain || spec.setHostnameAsFQDN !== true) return host;
-  const fqdn = `${host}.${spec.subdomain}.${pod.metadata.namespace}.svc.${CLUSTER_DOMAIN}`;
+  const fqdn = `${host}.${spec.subdomain}.${pod.metadata.namespace}.svc.${clusterDomain}`;
   if (fqdn.length > FQDN_MAX_LENGTH)
     throw new Error(
       `failed to construct FQDN from pod hostname and cluster domain, FQDN ${fqdn} is too long (${FQDN_MAX_LENGTH} characters is the max, ${fqdn.length} characters requested)`,
@@ -145,7 +150,7 @@ function portMappings(pod: Pod): PodSandboxConfig["portMappings"] {
 }
 
 export function podSandboxConfig(pod: Pod, facts: SandboxFacts): PodSandboxConfig {
-  const hostname = sandboxHostname(pod);
+  const hostname = sandboxHostname(pod, facts.clusterDomain);
   const sysctls = Object.fromEntries(
     (pod.spec.securityContext?.sysctls ?? []).map((s) => [s.name, s.value]),
   );
