@@ -10,7 +10,8 @@
  * `log` and `binding`, `pod-type.ts`) and Node (`node-type.ts`); batch/v1 Job
  * and CronJob (`batch-types.ts`); apps/v1 Deployment and ReplicaSet
  * (`apps-types.ts`); v1 ResourceQuota and LimitRange
- * (`quota-types.ts`).
+ * (`quota-types.ts`); metrics.k8s.io/v1beta1 PodMetrics and NodeMetrics,
+ * computed from the node agents (`../metrics-api/`).
  */
 import type { KubeObject } from "../../api/index.js";
 import { bindingResourceType, policyResourceType } from "../admission/policy/index.js";
@@ -18,6 +19,7 @@ import { AUTH_REVIEW_TYPES, handleTokenRequest } from "../auth/index.js";
 import { crdResourceType } from "../crd/crd-kind.js";
 import { eventColumns, str } from "../events/columns.js";
 import { eventsV1Type, legacyEventErrors } from "../events/index.js";
+import { METRICS_TYPES } from "../metrics-api/index.js";
 import { RBAC_TYPES } from "../rbac/index.js";
 import {
   configMapSchema,
@@ -186,5 +188,6 @@ export function builtinTypes(serviceCidr?: string): ResourceType[] {
     ...BATCH_TYPES,
     ...APPS_TYPES,
     ...QUOTA_TYPES,
+    ...METRICS_TYPES,
   ];
 }

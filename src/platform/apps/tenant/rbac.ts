@@ -75,6 +75,8 @@ export function tenantClusterRoles(appPlurals: string[], adminPlurals: string[])
     { apiGroups: ["apps"], resources: ["deployments", "replicasets"], verbs: READ },
     // Cozystack's view role: what its apps' monitors say (read only; the platform writes them).
     { apiGroups: [WORKLOADS_GROUP], resources: ["workloadmonitors"], verbs: READ },
+    // `kubectl top pods` in the tenant's namespaces (node metrics need cluster rights).
+    { apiGroups: ["metrics.k8s.io"], resources: ["pods"], verbs: ["get", "list"] },
   ];
   const use = [...view, { apiGroups: [""], resources: ["pods/log"], verbs: ["get"] }];
   const admin = [
