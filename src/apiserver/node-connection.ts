@@ -10,7 +10,8 @@
  */
 import http from "node:http";
 import { ApiError, NODE_LOG_TOKEN_ANNOTATION, type Node, NotFoundError } from "../api/index.js";
-import type { ServerContext } from "./handlers/context.js";
+import type { ResourceRegistry } from "./resources/registry.js";
+import type { ObjectStore } from "./store/object-store.js";
 
 /** kube-apiserver's `--kubelet-port` default. */
 const KUBELET_DEFAULT_PORT = 10250;
@@ -46,7 +47,7 @@ export function nodeConnectionOf(node: Node): NodeConnection {
 
 /** Where the agent of the Node named `nodeName` serves; NotFound when there is no such Node. */
 export async function nodeConnection(
-  server: ServerContext,
+  server: { registry: ResourceRegistry; store: ObjectStore },
   nodeName: string,
 ): Promise<NodeConnection> {
   const nodeType = server.registry.lookup("", "v1", "nodes");

@@ -57,34 +57,35 @@ export function usageQuantities(u: Pick<Usage, "cpuNanoCores" | "memoryBytes">):
   };
 }
 
-function metadata(of: KubeObject, namespaced: boolean, now: number): KubeObject["metadata"] {
+/** What both kinds have: the measured object's name (namespace) and labels, and when and over what. */
+function envelope(
+  kind: "PodMetrics" | "NodeMetrics",
+  of: KubeObject,
+  measured: { timestampMs: number; windowMs: number },
+  now: number,
+) {
   const labels = of.metadata.labels;
   return {
-    name: of.metadata.name ?? "",
-    ...(namespaced ? { namespace: of.metadata.namespace ?? "" } : {}),
-    creationTimestamp: rfc3339(now),
-    ...(labels && Object.keys(labels).length > 0 ? { labels } : {}),
+    kind,
+    apiVersion: API_VERSION,
+    metadata: {
+      name: of.metadata.name ?? "",
+      ...(kind === "PodMetrics" ? { namespace: of.metadata.namespace ?? "" } : {}),
+      creationTimestamp: rfc3339(now),
+      ...(labels && Object.keys(labels).length > 0 ? { labels } : {}),
+    },
+    timestamp: rfc3339(measured.timestampMs),
+    window: goDuration(measured.windowMs),
   };
 }
 
 export function podMetrics(pod: KubeObject, usage: PodUsage, now = Date.now()): PodMetrics {
   return {
-    kind: "PodMetrics",
-    apiVersion: API_VERSION,
-    metadata: metadata(pod, true, now),
-    timestamp: rfc3339(usage.timestampMs),
-    window: goDuration(usage.windowMs),
+    ...envelope("PodMetrics", pod, usage, now),
     containers: usage.containers.map((c) => ({ name: c.name, usage: usageQuantities(c.usage) })),
   };
 }
 
 export function nodeMetrics(node: KubeObject, usage: Usage, now = Date.now()): NodeMetrics {
-  return {
-    kind: "NodeMetrics",
-    apiVersion: API_VERSION,
-    metadata: metadata(node, false, now),
-    timestamp: rfc3339(usage.timestampMs),
-    window: goDuration(usage.windowMs),
-    usage: usageQuantities(usage),
-  };
+  return { ...envelope("NodeMetrics", node, usage, now), usage: usageQuantities(usage) };
 }
