@@ -138,6 +138,36 @@ describe("metrics.k8s.io", () => {
     );
   });
 
+  it("is in OpenAPI v3 with its schemas and read paths only", async () => {
+    const index = await api.ok<{ paths: Record<string, { serverRelativeURL: string }> }>(
+      "GET",
+      "/openapi/v3",
+    );
+    const ref = index.paths["apis/metrics.k8s.io/v1beta1"];
+    assert.ok(ref, "the group-version has a document");
+    const doc = await api.ok<{ paths: Record<string, object>; components: { schemas: object } }>(
+      "GET",
+      ref.serverRelativeURL,
+    );
+    const methods = Object.values(doc.paths).flatMap((p) =>
+      Object.keys(p).filter((k) => k !== "parameters"),
+    );
+    assert.deepEqual([...new Set(methods)], ["get"]);
+    assert.ok(
+      `/apis/metrics.k8s.io/v1beta1/namespaces/{namespace}/pods/{name}` in doc.paths,
+      Object.keys(doc.paths).join(" "),
+    );
+    const schemas = Object.keys(doc.components.schemas);
+    assert.ok(
+      schemas.some((s) => s.endsWith("PodMetrics")),
+      schemas.join(" "),
+    );
+    assert.ok(
+      schemas.some((s) => s.endsWith("NodeMetrics")),
+      schemas.join(" "),
+    );
+  });
+
   it("lists the measured pods with their containers' usage, scraping each node once", async () => {
     const list = await api.ok<{ kind: string; metadata: object; items: Record<string, unknown>[] }>(
       "GET",
