@@ -27,11 +27,13 @@ export interface ResourceUsageOptions {
   log?: (msg: string, err?: unknown) => void;
   /** The text of a node's `/metrics/resource` (tests); the agent's by default. */
   scrape?: (node: NodeConnection, signal: AbortSignal) => Promise<string>;
+  /** A monotonic clock in ms (tests); `performance.now` by default. */
+  now?: () => number;
 }
 
 interface NodeEntry {
   history: UsageHistory;
-  /** When the last scrape was tried (performance.now()), failed or not. */
+  /** When the last scrape was tried (the clock), failed or not. */
   triedAt?: number;
   /** When the last scrape succeeded. */
   scrapedAt?: number;
@@ -56,6 +58,7 @@ export class ResourceUsage {
   private readonly timeoutMs: number;
   private readonly log: (msg: string, err?: unknown) => void;
   private readonly scrape: (node: NodeConnection, signal: AbortSignal) => Promise<string>;
+  private readonly now: () => number;
 
   constructor(
     private readonly signal: AbortSignal,
@@ -66,11 +69,12 @@ export class ResourceUsage {
     this.timeoutMs = opts.timeoutMs ?? 5000;
     this.log = opts.log ?? (() => {});
     this.scrape = opts.scrape ?? scrapeAgent;
+    this.now = opts.now ?? (() => performance.now());
   }
 
   /** The usage histories of `nodes`, brought up to date; nodes that could not be read are left out. */
   async measure(nodes: Node[]): Promise<Map<string, UsageHistory>> {
-    const now = performance.now();
+    const now = this.now();
     const answers = await Promise.all(
       nodes.map(async (node) => {
         const name = node.metadata.name ?? "";
@@ -127,12 +131,12 @@ export class ResourceUsage {
       const signal = AbortSignal.any([this.signal, AbortSignal.timeout(this.timeoutMs)]);
       const text = await this.scrape(connection, signal);
       entry.history.store(readResourceMetrics(text));
-      entry.triedAt = entry.scrapedAt = performance.now();
+      entry.triedAt = entry.scrapedAt = this.now();
       if (!entry.reachable) this.log(`metrics: node ${name} answers again`);
       entry.reachable = true;
       return true;
     } catch (e) {
-      entry.triedAt = performance.now();
+      entry.triedAt = this.now();
       if (entry.reachable && !this.signal.aborted)
         this.log(`metrics: cannot read the resource usage of node ${name}; it is left out`, e);
       entry.reachable = false;
