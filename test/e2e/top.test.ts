@@ -200,6 +200,19 @@ describe("kubectl top: the metrics.k8s.io API from the node agents", {
             /^NAME\s+CPU\s+MEMORY\s+WINDOW\nburner\s+\d+[nm]?\s+\d+(Ki|Mi)?\s+\S+s\n$/,
           );
 
+          // The schemas are in OpenAPI, for kubectl explain.
+          assert.match(
+            await h.kubectlOk([
+              "explain",
+              "podmetrics.containers",
+              "--api-version=metrics.k8s.io/v1beta1",
+            ]),
+            /KIND:\s+PodMetrics[\s\S]*FIELD:\s+containers/,
+          );
+          // Sorted by CPU, the burner comes first.
+          const sorted = await topPods(h, ["-A", "--sort-by=cpu"]);
+          assert.equal(sorted?.[0]?.name, "burner");
+
           // Watch is not served; a missing pod is NotFound.
           const watch = await h.kubectl([
             "get",
