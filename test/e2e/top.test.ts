@@ -80,6 +80,11 @@ async function topPods(h: Hearth, args: string[]): Promise<PodRow[] | undefined>
   return podRows(r.stdout, args.includes("-A"));
 }
 
+/** `kubectl get --raw PATH`, parsed. */
+async function rawJson(h: Hearth, path: string) {
+  return JSON.parse(await h.kubectlOk(["get", "--raw", path]));
+}
+
 async function burnerCpu(h: Hearth): Promise<number | undefined> {
   const rows = await topPods(h, ["burner"]);
   return rows?.find((r) => r.name === "burner")?.cpuMilli;
@@ -173,12 +178,9 @@ describe("kubectl top: the metrics.k8s.io API from the node agents", {
           );
 
           // The objects as metrics-server writes them.
-          const raw = JSON.parse(
-            await h.kubectlOk([
-              "get",
-              "--raw",
-              "/apis/metrics.k8s.io/v1beta1/namespaces/default/pods/burner",
-            ]),
+          const raw = await rawJson(
+            h,
+            "/apis/metrics.k8s.io/v1beta1/namespaces/default/pods/burner",
           );
           assert.equal(raw.kind, "PodMetrics");
           assert.equal(raw.apiVersion, "metrics.k8s.io/v1beta1");
@@ -188,9 +190,7 @@ describe("kubectl top: the metrics.k8s.io API from the node agents", {
           assert.equal(raw.containers[0].name, "main");
           assert.match(raw.containers[0].usage.cpu, /^\d+[nm]?$/);
           assert.match(raw.containers[0].usage.memory, /^\d+(Ki|Mi)?$/);
-          const nodeRaw = JSON.parse(
-            await h.kubectlOk(["get", "--raw", `/apis/metrics.k8s.io/v1beta1/nodes/${nodeName}`]),
-          );
+          const nodeRaw = await rawJson(h, `/apis/metrics.k8s.io/v1beta1/nodes/${nodeName}`);
           assert.equal(nodeRaw.kind, "NodeMetrics");
           assert.match(nodeRaw.usage.cpu, /^\d+[nm]?$/);
           assert.match(nodeRaw.usage.memory, /^\d+(Ki|Mi|Gi)$/);
