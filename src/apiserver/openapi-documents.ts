@@ -28,6 +28,7 @@ function toOpenApiResource(t: ResourceType): OpenApiResource {
       ...(t.scale ? ["scale" as const] : []),
     ],
     strategicMergePatch: t.strategicMergePatch,
+    ...(t.computedRead ? { readOnly: true } : {}),
   };
 }
 

@@ -30,6 +30,7 @@ import {
   VERSION_INFO,
   wantsAggregated,
 } from "./discovery.js";
+import { handleComputedRead } from "./handlers/computed-read.js";
 import type { RequestContext, ServerContext } from "./handlers/context.js";
 import { handleDelete, handleDeleteCollection } from "./handlers/delete.js";
 import { handlePatch } from "./handlers/patch.js";
@@ -232,6 +233,7 @@ function forbidden(
 
 async function dispatch(ctx: RequestContext): Promise<void> {
   const { verb, name, subresource } = ctx.info;
+  if (ctx.type.computedRead) return handleComputedRead(ctx, ctx.type.computedRead);
   if (!subresource && !ctx.type.verbs.includes(verb)) {
     throw new MethodNotAllowedError(
       "the server does not allow this method on the requested resource",

@@ -23,6 +23,7 @@ import { crdResourceType } from "./crd/crd-kind.js";
 import { CrdRegistrar } from "./crd/crd-registrar.js";
 import type { ServerContext } from "./handlers/context.js";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "./http/timeout.js";
+import { ResourceUsage } from "./metrics-api/index.js";
 import { OpenApiDocuments } from "./openapi-documents.js";
 import { RBAC_PREFIX } from "./rbac/policy-cache.js";
 import {
@@ -205,6 +206,7 @@ export class ApiServer {
       namespaces,
       authorizer: access.authorizer,
       ...(access.serviceAccountTokens ? { serviceAccountTokens: access.serviceAccountTokens } : {}),
+      resourceUsage: new ResourceUsage(signal, opts.log ? { log: opts.log } : {}),
     };
     await ensureSystemNamespaces(context.store, this.registry);
     await access.start(signal, context.store, this.registry);

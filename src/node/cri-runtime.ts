@@ -28,11 +28,10 @@ import {
   containerConfig,
   type PodDnsSettings,
   type PodSandbox,
-  podDnsConfig,
   podOfSandbox,
   podSandboxConfig,
   runAsNonRootViolation,
-  type SandboxFacts,
+  sandboxFacts,
 } from "./cri/index.js";
 import { ImagePuller } from "./cri-images.js";
 import { criPodUsage } from "./cri-stats.js";
@@ -126,15 +125,6 @@ export class CriRuntime implements PodRuntime {
     return join(this.o.dirs.pod(uid), "logs");
   }
 
-  /** What the sandbox of `pod` is made with: its log directory, resolv.conf and cluster domain. */
-  private sandboxFacts(pod: Pod, uid: string, warn = false): SandboxFacts {
-    const facts: SandboxFacts = { logDirectory: this.logDirectory(uid) };
-    if (!this.o.dns) return facts;
-    const { warning, ...dns } = podDnsConfig(pod, this.o.dns);
-    if (warning && warn) this.log(`pod ${pod.metadata.namespace}/${pod.metadata.name}: ${warning}`);
-    return { ...facts, dns, clusterDomain: this.o.dns.clusterDomain };
-  }
-
   async recover(): Promise<PodState[]> {
     const sandboxes = await this.cri.listPodSandbox({}, {});
     const byUid = new Map<string, PodSandbox>();
@@ -186,7 +176,10 @@ export class CriRuntime implements PodRuntime {
 
   async createPod(pod: Pod): Promise<PodState> {
     const uid = pod.metadata.uid!;
-    const config = podSandboxConfig(pod, this.sandboxFacts(pod, uid, true));
+    const config = podSandboxConfig(
+      pod,
+      sandboxFacts(pod, this.logDirectory(uid), this.o.dns, (m) => this.log(m)),
+    );
     const sandboxId = await this.cri.runPodSandbox(config, { timeoutMs: 240_000 });
     const status = await this.cri.podSandboxStatus(sandboxId, {});
     return {
@@ -297,7 +290,10 @@ export class CriRuntime implements PodRuntime {
     run: RunRecord,
   ): Promise<void> {
     const plan = startPlan as CriPlan;
-    const sandboxConfig = podSandboxConfig(pod, this.sandboxFacts(pod, state.uid));
+    const sandboxConfig = podSandboxConfig(
+      pod,
+      sandboxFacts(pod, this.logDirectory(state.uid), this.o.dns),
+    );
     const config = containerConfig(pod, c, {
       attempt: run.attempt,
       logPath: join(c.name, `${run.attempt}.log`),

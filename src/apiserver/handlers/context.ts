@@ -12,6 +12,7 @@ import type { ServiceAccountTokens } from "../auth/service-account-tokens.js";
 import type { Authorizer, UserInfo } from "../auth/types.js";
 import type { RequestInfo } from "../http/request-info.js";
 import { warningHeaderValues } from "../http/warning-header.js";
+import type { ResourceUsage } from "../metrics-api/resource-usage.js";
 import type { ResourceRegistry } from "../resources/registry.js";
 import type { ResourceType } from "../resources/resource-type.js";
 import type { ObjectStore } from "../store/object-store.js";
@@ -30,6 +31,8 @@ export interface ServerContext {
   authorizer: Authorizer;
   /** Issues ServiceAccount tokens (the `token` subresource); absent when no signing key is set. */
   serviceAccountTokens?: ServiceAccountTokens;
+  /** The node agents' figures behind metrics.k8s.io; without it the metrics lists are empty. */
+  resourceUsage?: ResourceUsage;
 }
 
 export interface RequestContext {

@@ -46,8 +46,11 @@ export function resourcePaths(r: OpenApiResource): Record<string, OpenApiPathIte
   const itemParams = [nameParam(r.kind), ...scoped, pretty];
 
   const paths: Record<string, OpenApiPathItem> = {
-    [collection]: pathItem(["list", "post", "deletecollection"], base, [...scoped, pretty]),
-    [item]: pathItem(["get", "put", "patch", "delete"], base, itemParams),
+    [collection]: pathItem(r.readOnly ? ["list"] : ["list", "post", "deletecollection"], base, [
+      ...scoped,
+      pretty,
+    ]),
+    [item]: pathItem(r.readOnly ? ["get"] : ["get", "put", "patch", "delete"], base, itemParams),
   };
   if (r.namespaced) {
     paths[`${prefix}/${r.plural}`] = pathItem(

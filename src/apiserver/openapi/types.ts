@@ -16,6 +16,8 @@ export interface OpenApiResource {
   subresources: string[];
   /** True for built-in kinds only: custom kinds must not advertise strategic merge patch. */
   strategicMergePatch: boolean;
+  /** Only get and list are served (a computed kind such as PodMetrics). */
+  readOnly?: boolean;
 }
 
 /** The `x-kubernetes-action` of an operation. */

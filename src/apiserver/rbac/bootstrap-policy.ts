@@ -1,7 +1,9 @@
 /**
  * The default ClusterRoles and ClusterRoleBindings kube-apiserver creates (from
  * kube v1.32's bootstrappolicy): cluster-admin, the aggregated admin/edit/view
- * with their `system:aggregate-to-*` parts, and the roles every authenticated
+ * with their `system:aggregate-to-*` parts (and metrics-server's
+ * `system:aggregated-metrics-reader`, as Hearth serves metrics.k8s.io itself),
+ * and the roles every authenticated
  * user holds (discovery, basic-user, public-info-viewer).
  */
 import type { PolicyRule, Subject } from "./types.js";
@@ -213,6 +215,12 @@ export const BOOTSTRAP_CLUSTER_ROLES: BootstrapClusterRole[] = [
       r(["policy"], ["poddisruptionbudgets", "poddisruptionbudgets/status"], READ),
       r(["networking.k8s.io"], ["ingresses", "ingresses/status", "networkpolicies"], READ),
     ],
+  },
+  {
+    // metrics-server's manifest: PodMetrics and NodeMetrics for view, edit and admin.
+    name: "system:aggregated-metrics-reader",
+    labels: { ...aggregateTo("view"), ...aggregateTo("edit"), ...aggregateTo("admin") },
+    rules: [r(["metrics.k8s.io"], ["pods", "nodes"], READ)],
   },
   {
     name: "system:discovery",

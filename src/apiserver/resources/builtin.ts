@@ -12,7 +12,8 @@
  * (`apps-types.ts`), StatefulSet, DaemonSet and ControllerRevision
  * (`apps-stateful-types.ts`); v1 ResourceQuota and LimitRange
  * (`quota-types.ts`); policy/v1 PodDisruptionBudget (`policy-types.ts`, with
- * the Pod's `eviction` subresource).
+ * the Pod's `eviction` subresource); metrics.k8s.io/v1beta1 PodMetrics and
+ * NodeMetrics, computed from the node agents (`../metrics-api/`).
  */
 import type { KubeObject } from "../../api/index.js";
 import { bindingResourceType, policyResourceType } from "../admission/policy/index.js";
@@ -20,6 +21,7 @@ import { AUTH_REVIEW_TYPES, handleTokenRequest } from "../auth/index.js";
 import { crdResourceType } from "../crd/crd-kind.js";
 import { eventColumns, str } from "../events/columns.js";
 import { eventsV1Type, legacyEventErrors } from "../events/index.js";
+import { METRICS_TYPES } from "../metrics-api/index.js";
 import { RBAC_TYPES } from "../rbac/index.js";
 import {
   configMapSchema,
@@ -192,5 +194,6 @@ export function builtinTypes(serviceCidr?: string): ResourceType[] {
     ...APPS_STATEFUL_TYPES,
     ...QUOTA_TYPES,
     ...POLICY_TYPES,
+    ...METRICS_TYPES,
   ];
 }

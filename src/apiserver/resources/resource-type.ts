@@ -125,6 +125,19 @@ export interface ResourceType {
   ): Promise<KubeObject>;
   /** Subresources beyond status and scale, each handling its whole request (e.g. `finalize`, `token`). */
   subresourceHandlers?: Record<string, SubresourceHandler>;
+  /**
+   * Read-only kinds computed for each request, not stored (metrics.k8s.io's
+   * PodMetrics and NodeMetrics): get and list only; see `handlers/computed-read.ts`.
+   */
+  computedRead?: ComputedRead;
+}
+
+/** The reads of a computed kind; see `KindRequest` for why they take it. */
+export interface ComputedRead {
+  /** The object named by the request; throws NotFound. */
+  get(ctx: KindRequest): Promise<KubeObject>;
+  /** The objects of the request's namespace (all when none), as its selectors choose. */
+  list(ctx: KindRequest): Promise<KubeObject[]>;
 }
 
 export function apiVersionOf(t: { group: string; version: string }): string {

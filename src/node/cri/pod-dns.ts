@@ -23,6 +23,7 @@ import {
   type Pod,
 } from "../../api/index.js";
 import type { ResolvConf } from "../dns/resolv-conf.js";
+import type { SandboxFacts } from "./pod-config.js";
 
 const MAX_SEARCH_LENGTH = 253;
 
@@ -130,4 +131,20 @@ export function podDnsConfig(pod: Pod, s: PodDnsSettings): PodDns {
     options,
     ...(warnings.length ? { warning: warnings.join("; ") } : {}),
   };
+}
+
+/**
+ * What the sandbox of `pod` is made with: its log directory and, with cluster
+ * DNS settings, its resolv.conf and cluster domain; `warn` hears what the limits cut.
+ */
+export function sandboxFacts(
+  pod: Pod,
+  logDirectory: string,
+  settings: PodDnsSettings | undefined,
+  warn?: (msg: string) => void,
+): SandboxFacts {
+  if (!settings) return { logDirectory };
+  const { warning, ...dns } = podDnsConfig(pod, settings);
+  if (warning) warn?.(`pod ${pod.metadata.namespace}/${pod.metadata.name}: ${warning}`);
+  return { logDirectory, dns, clusterDomain: settings.clusterDomain };
 }

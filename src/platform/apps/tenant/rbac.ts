@@ -86,6 +86,8 @@ export function tenantClusterRoles(appPlurals: string[], adminPlurals: string[])
     { apiGroups: ["policy"], resources: ["poddisruptionbudgets"], verbs: READ },
     // Cozystack's view role: what its apps' monitors say (read only; the platform writes them).
     { apiGroups: [WORKLOADS_GROUP], resources: ["workloadmonitors"], verbs: READ },
+    // `kubectl top pods` in the tenant's namespaces (node metrics need cluster rights).
+    { apiGroups: ["metrics.k8s.io"], resources: ["pods"], verbs: ["get", "list"] },
   ];
   const use = [...view, { apiGroups: [""], resources: ["pods/log"], verbs: ["get"] }];
   // Evicting a pod of the tenant's own apps respects their disruption budgets.
