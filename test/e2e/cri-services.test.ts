@@ -60,7 +60,7 @@ describe("Services on containers: stock nginx behind a ClusterIP", {
     await withCriHearth(opts, async (h, dataDir) => {
       const table = tableNameFor(dataDir);
       await h.kubectlOk(["apply", "-f", "-"], {
-        input: [1, 2, 3].map(web).join("---\n") + `---\n${SERVICE}`,
+        input: `${[1, 2, 3].map(web).join("---\n")}---\n${SERVICE}`,
       });
       await h.kubectlOk(
         ["wait", "--for=condition=Ready", "pod", "-l", "app=web", "--timeout=120s"],

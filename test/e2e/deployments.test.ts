@@ -1,7 +1,7 @@
 /**
  * Issue 15's Deployment acceptance, as a user runs it with the real kubectl
  * against `hearth up` on containers: `kubectl create deployment` of stock
- * nginx, `kubectl expose` and a busybox pod reaching it by ClusterIP;
+ * nginx, `kubectl expose` and a busybox pod reaching it by ClusterIP, by name and by FQDN;
  * `kubectl set image` rolling without the Ready pods (on a watch) ever
  * dropping below replicas − maxUnavailable; `rollout history|undo
  * [--to-revision]|pause|resume|restart`, `kubectl scale`; a rollout to an
@@ -54,8 +54,8 @@ async function rolledOut(h: Hearth, name: string): Promise<void> {
   assert.match(out, new RegExp(`deployment "${name}" successfully rolled out`));
 }
 
-/** What a busybox pod reads from the URL (its log), the pod then deleted. */
-async function fetchFromPod(h: Hearth, name: string, url: string): Promise<string> {
+/** What a busybox pod reads from each URL in turn (its log), the pod then deleted. */
+async function fetchFromPod(h: Hearth, name: string, ...urls: string[]): Promise<string> {
   await h.kubectlOk([
     "run",
     name,
@@ -64,7 +64,7 @@ async function fetchFromPod(h: Hearth, name: string, url: string): Promise<strin
     "--",
     "sh",
     "-c",
-    `timeout 5 wget -qO- ${url} || echo FAILED`,
+    `for u in ${urls.join(" ")}; do timeout 5 wget -qO- $u || echo FAILED $u; done`,
   ]);
   await waitFor(
     `pod ${name} to finish`,
@@ -136,8 +136,16 @@ describe("Deployments with kubectl on containers", { skip: criSkipReason() }, ()
     clusterIP = (
       await h.kubectlOk(["get", "svc", "web", "-o", "jsonpath={.spec.clusterIP}"])
     ).trim();
-    const page = await fetchFromPod(h, "probe-1", `http://${clusterIP}/`);
-    assert.match(page, /Welcome to nginx!/);
+    // By address, by the Service's short name and by its FQDN (cluster DNS, the search list).
+    const pages = await fetchFromPod(
+      h,
+      "probe-1",
+      `http://${clusterIP}/`,
+      "http://web/",
+      "http://web.default.svc.cluster.local/",
+    );
+    assert.doesNotMatch(pages, /FAILED/);
+    assert.equal(pages.match(/<h1>Welcome to nginx!<\/h1>/g)?.length, 3, pages);
   });
 
   it("rolls a new image without dropping below replicas - maxUnavailable Ready pods", async () => {

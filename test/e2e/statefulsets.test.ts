@@ -15,6 +15,7 @@ import { after, before, describe, it } from "node:test";
 import type { Pod } from "../../src/api/pod.js";
 import type { KubeObject } from "../../src/api/types.js";
 import { clientFromKubeconfig, type HttpClient } from "../../src/client/index.js";
+import { PodExec } from "../support/cri-exec.js";
 import { type Hearth, startHearth, waitFor } from "../support/hearth-process.js";
 import { applyObjects, etcdGet, etcdPut, killPodProcesses } from "../support/node-pods.js";
 import { testNetwork } from "../support/test-network.js";
@@ -190,6 +191,20 @@ describe("a StatefulSet of etcd servers with claims, under hearth up", () => {
     });
     const byIp = new Map(live.map((p) => [p.status?.podIP, p.metadata.name]));
     for (const ep of slices) assert.equal(ep.hostname, byIp.get(ep.addresses[0]));
+    // Each pod's name resolves by cluster DNS to its address, from a pod of the set.
+    const pods = await PodExec.connect(h.dataDir);
+    try {
+      for (const p of live) {
+        const fqdn = `${p.metadata.name}.kv.default.svc.cluster.local`;
+        const r = await waitFor(`${fqdn} to resolve`, async () => {
+          const r = await pods.exec("kv-0", ["nslookup", fqdn], "default", 10, "host");
+          return r.code === 0 ? r : undefined;
+        });
+        assert.match(r.output, new RegExp(`Address: ${p.status?.podIP}\\b`), r.output);
+      }
+    } finally {
+      pods.close();
+    }
     assert.deepEqual(
       (await claims()).map((c) => c.name),
       ["data-kv-0", "data-kv-1", "data-kv-2"],

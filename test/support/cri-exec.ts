@@ -20,11 +20,21 @@ export class PodExec {
     return new PodExec(await CriClient.connect(containerdLayout(dataDir).socket));
   }
 
-  /** Runs `cmd` in the pod's running container (its first), at most `timeoutSeconds`. */
-  async exec(pod: string, cmd: string[], namespace = "default", timeoutSeconds = 20) {
+  /** Runs `cmd` in the pod's running container (`container`, else any), at most `timeoutSeconds`. */
+  async exec(
+    pod: string,
+    cmd: string[],
+    namespace = "default",
+    timeoutSeconds = 20,
+    container?: string,
+  ) {
     const [c] = await this.cri.listContainers(
       {
-        labelSelector: { "io.kubernetes.pod.name": pod, "io.kubernetes.pod.namespace": namespace },
+        labelSelector: {
+          "io.kubernetes.pod.name": pod,
+          "io.kubernetes.pod.namespace": namespace,
+          ...(container ? { "io.kubernetes.container.name": container } : {}),
+        },
         state: { state: "CONTAINER_RUNNING" },
       },
       {},

@@ -140,10 +140,15 @@ describe("batch controllers on the Manager's clock", () => {
 
   it("starts a CronJob's Job at the scheduled minute, by its own timer", async () => {
     // Created before the clock starts: the clock is never behind its creationTimestamp.
-    const cj = await env.client.create(cronJobManifest(uniqueName("cron")));
+    // Scheduled two minutes ahead, so that a slow start cannot carry the clock past it.
+    const minute = new Date(Date.now() + 2 * MINUTE).getUTCMinutes();
+    const cj = await env.client.create(
+      cronJobManifest(uniqueName("cron"), { schedule: `${minute} * * * *` }),
+    );
     await start();
     const created = Date.parse(cj.metadata.creationTimestamp!);
-    const t1 = Math.floor(created / MINUTE) * MINUTE + MINUTE;
+    let t1 = Math.floor(created / MINUTE) * MINUTE + MINUTE;
+    while (new Date(t1).getUTCMinutes() !== minute) t1 += MINUTE;
     const jobsOf = async () =>
       (await env.client.list<Job>(JOB, { namespace: NS })).items
         .filter((j) => j.metadata.ownerReferences?.[0]?.uid === cj.metadata.uid)
