@@ -38,6 +38,9 @@ const CUSTOM_SUBRESOURCE_VERBS: Record<string, string[]> = {
   token: ["create"],
   binding: ["create"],
   log: ["get"],
+  exec: ["create", "get"],
+  attach: ["create", "get"],
+  portforward: ["create", "get"],
   finalize: ["update"],
 };
 

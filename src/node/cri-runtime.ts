@@ -101,6 +101,11 @@ export class CriRuntime implements PodRuntime {
     this.log = o.log ?? (() => {});
   }
 
+  /** The runtime's streaming calls (exec, attach, port-forward), for the node API. */
+  get streaming(): CriClient {
+    return this.cri;
+  }
+
   static async connect(o: CriRuntimeOptions): Promise<CriRuntime> {
     return new CriRuntime(await CriClient.connect(o.socket), o);
   }

@@ -37,6 +37,7 @@ export {
   LogServer,
   type LogServerOptions,
   type LogTarget,
+  type NodeApiTls,
 } from "./log-server.js";
 export {
   applyScript,

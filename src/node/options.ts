@@ -3,6 +3,7 @@ import os from "node:os";
 import type { Cache } from "../runtime/index.js";
 import { type BackoffOptions, DEFAULT_CRASH_BACKOFF } from "./backoff.js";
 import { DEFAULT_CRI_POD_CIDR } from "./containerd/index.js";
+import type { NodeApiTls } from "./log-server.js";
 import { HOST_IP } from "./node-object.js";
 
 export interface AgentOptions {
@@ -30,6 +31,11 @@ export interface AgentOptions {
   heartbeat?: { leaseDurationSeconds: number; renewIntervalMs: number; statusIntervalMs: number };
   /** The container runtime the pods run on (containerd's CRI socket); required to start. */
   cri?: CriAgentOptions;
+  /**
+   * The node API over HTTPS (a serving pair from the cluster CA, callers by
+   * client certificate); without it, HTTP with a bearer token in the Node's annotations.
+   */
+  tls?: NodeApiTls;
   /** On stop, leave the pods running (for the next agent to adopt). */
   keepWorkloads?: boolean;
   log?(msg: string, err?: unknown): void;
@@ -40,7 +46,10 @@ export interface CriAgentOptions {
   socket: string;
 }
 
-export type ResolvedOptions = Required<Omit<AgentOptions, "log" | "sharedCache" | "cri">> & {
+export type ResolvedOptions = Required<
+  Omit<AgentOptions, "log" | "sharedCache" | "cri" | "tls">
+> & {
+  tls?: NodeApiTls;
   log(msg: string, err?: unknown): void;
   sharedCache?: Cache;
   cri?: CriAgentOptions;
@@ -67,6 +76,7 @@ export function withDefaults(o: AgentOptions): ResolvedOptions {
     },
     keepWorkloads: o.keepWorkloads ?? false,
     ...(o.cri ? { cri: o.cri } : {}),
+    ...(o.tls ? { tls: o.tls } : {}),
     log: o.log ?? (() => {}),
   };
 }

@@ -28,8 +28,17 @@ export interface ServerContext {
   /** Whether a namespace exists and takes new content (from a watch-fed cache). */
   namespaces: NamespaceLifecycle;
   authorizer: Authorizer;
+  /** The client certificate the apiserver shows node agents, and the CA their serving certificates chain to. */
+  nodeClient?: NodeClientTls;
   /** Issues ServiceAccount tokens (the `token` subresource); absent when no signing key is set. */
   serviceAccountTokens?: ServiceAccountTokens;
+}
+
+/** kube's `--kubelet-client-certificate`/`-key` and `--kubelet-certificate-authority`. */
+export interface NodeClientTls {
+  certPem: string;
+  keyPem: string;
+  caPem: string;
 }
 
 export interface RequestContext {

@@ -1,27 +1,14 @@
 /**
  * GET `/api/v1/namespaces/<ns>/pods/<name>/log`: kube-apiserver's pod log
  * subresource. The apiserver checks the container and the options, then
- * proxies to the node agent that runs the pod, at the Node's InternalIP and
- * `status.daemonEndpoints.kubeletEndpoint.Port`, with the bearer token the agent
- * published in the Node's annotations. `follow` streams until the container's
+ * proxies to the node agent that runs the pod (node-connection.ts). `follow` streams until the container's
  * run ends, the client goes away or the server stops.
  */
-import http from "node:http";
-import {
-  ApiError,
-  BadRequestError,
-  MethodNotAllowedError,
-  NODE_LOG_TOKEN_ANNOTATION,
-  type Node,
-  NotFoundError,
-  type Pod,
-} from "../../api/index.js";
+import { ApiError, BadRequestError, MethodNotAllowedError, type Pod } from "../../api/index.js";
 import type { RequestContext } from "../handlers/context.js";
 import { parseInt64 } from "../handlers/list-options.js";
 import { trackLongRunning } from "../metrics.js";
-
-/** kube-apiserver's `--kubelet-port` default. */
-const KUBELET_DEFAULT_PORT = 10250;
+import { type NodeConnection, nodeConnection } from "./node-connection.js";
 
 function isTrue(v: string | null): boolean {
   return v === "true" || v === "1";
@@ -68,29 +55,6 @@ function checkOptions(query: URLSearchParams): URLSearchParams {
   return out;
 }
 
-/** Where the node agent of `nodeName` serves logs, and its token. */
-async function agentEndpoint(ctx: RequestContext, nodeName: string) {
-  const nodeType = ctx.server.registry.lookup("", "v1", "nodes");
-  const node = nodeType
-    ? ((await ctx.server.store.tryGet(nodeType, undefined, nodeName)) as Node | undefined)
-    : undefined;
-  if (!node) throw new NotFoundError({ group: "", resource: "nodes", name: nodeName });
-  const addresses = node.status?.addresses ?? [];
-  const address = addresses.find((a) => a.type === "InternalIP")?.address;
-  // kube's GetConnectionInfo: a node with no address to reach fails with a
-  // plain error, which the handler answers as a 500 of reason Unknown
-  // (ErrorToAPIStatus); a node that publishes no port is reached at the
-  // kubelet's default one.
-  if (!address)
-    throw new ApiError(
-      500,
-      "Unknown",
-      `no preferred addresses found; known addresses: [${addresses.map((a) => `{${a.type} ${a.address}}`).join(" ")}]`,
-    );
-  const port = node.status?.daemonEndpoints?.kubeletEndpoint?.Port || KUBELET_DEFAULT_PORT;
-  return { address, port, token: node.metadata.annotations?.[NODE_LOG_TOKEN_ANNOTATION] ?? "" };
-}
-
 export async function handlePodLog(ctx: RequestContext): Promise<void> {
   if (ctx.req.method !== "GET")
     throw new MethodNotAllowedError(
@@ -106,30 +70,20 @@ export async function handlePodLog(ctx: RequestContext): Promise<void> {
     ctx.res.end();
     return;
   }
-  const { address, port, token } = await agentEndpoint(ctx, nodeName);
+  const node = await nodeConnection(ctx, nodeName);
   const path = `/containerLogs/${encodeURIComponent(pod.metadata.namespace ?? "")}/${encodeURIComponent(pod.metadata.name ?? "")}/${encodeURIComponent(container)}?${query}`;
   // kube counts a log stream as a long-running CONNECT while it is served.
   const endTracking = trackLongRunning(ctx.info, ctx.query);
   try {
-    await proxy(ctx, { address, port, token, path });
+    await proxy(ctx, node, path);
   } finally {
     endTracking();
   }
 }
 
-function proxy(
-  ctx: RequestContext,
-  target: { address: string; port: number; token: string; path: string },
-): Promise<void> {
+function proxy(ctx: RequestContext, node: NodeConnection, path: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const upstream = http.request({
-      host: target.address,
-      port: target.port,
-      path: target.path,
-      method: "GET",
-      headers: { authorization: `Bearer ${target.token}` },
-      signal: ctx.server.signal,
-    });
+    const upstream = node.request(path, { method: "GET" });
     const stop = () => upstream.destroy();
     ctx.res.on("close", stop);
     upstream.on("error", (e) => {
@@ -142,7 +96,7 @@ function proxy(
           new ApiError(
             500,
             "InternalError",
-            `Get "http://${target.address}:${target.port}${target.path}": ${e.message}`,
+            `Get "${node.scheme}://${node.address}:${node.port}${path}": ${e.message}`,
           ),
         );
     });

@@ -10,6 +10,7 @@ import { DEFAULT_TERMINATION_GRACE_SECONDS, type Pod } from "../../api/index.js"
 import { podSchema } from "../schemas/index.js";
 import { handlePodBinding } from "./pod-binding.js";
 import { podColumns } from "./pod-columns.js";
+import { connectHandler } from "./pod-connect.js";
 import { defaultPod, initialStatus } from "./pod-defaults.js";
 import { handlePodLog } from "./pod-log.js";
 import { validatePod } from "./pod-validation.js";
@@ -66,5 +67,11 @@ export const podType: ResourceType = {
   },
   validate: validatePod,
   gracePeriod: podGracePeriod,
-  subresourceHandlers: { log: handlePodLog, binding: handlePodBinding },
+  subresourceHandlers: {
+    log: handlePodLog,
+    binding: handlePodBinding,
+    exec: connectHandler("exec"),
+    attach: connectHandler("attach"),
+    portforward: connectHandler("portforward"),
+  },
 };

@@ -76,7 +76,17 @@ export function tenantClusterRoles(appPlurals: string[], adminPlurals: string[])
     // Cozystack's view role: what its apps' monitors say (read only; the platform writes them).
     { apiGroups: [WORKLOADS_GROUP], resources: ["workloadmonitors"], verbs: READ },
   ];
-  const use = [...view, { apiGroups: [""], resources: ["pods/log"], verbs: ["get"] }];
+  // `use` works in the tenant's pods (Cozystack's `use` reaches its VMs' consoles and
+  // port-forward): exec, attach and port-forward are `create` on those subresources.
+  const use = [
+    ...view,
+    { apiGroups: [""], resources: ["pods/log"], verbs: ["get"] },
+    {
+      apiGroups: [""],
+      resources: ["pods/exec", "pods/attach", "pods/portforward"],
+      verbs: ["create", "get"],
+    },
+  ];
   const admin = [
     ...use,
     { apiGroups: ["apps.cozystack.io"], resources: adminPlurals, verbs: WRITE },
