@@ -18,6 +18,7 @@ import { describe, test } from "node:test";
 import { withCriHearth } from "../support/cri-hearth.js";
 import { criSkipReason } from "../support/cri-node.js";
 import { type Hearth, waitFor } from "../support/hearth-process.js";
+import { nodeApi, nodeApiGet } from "../support/node-api.js";
 
 const POD_CIDR = "10.236.0.0/17";
 const SERVICE_CIDR = "10.237.0.0/17";
@@ -30,6 +31,20 @@ spec:
   containers:
   - {name: sh, image: "busybox:1.35", command: [sleep, "3600"]}
   - {name: done, image: "busybox:1.35", command: [sh, -c, "true"]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: console}
+spec:
+  terminationGracePeriodSeconds: 1
+  containers: [{name: sh, image: "busybox:1.35", command: [sh], stdin: true, tty: true}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: vbox, namespace: tenant-root}
+spec:
+  terminationGracePeriodSeconds: 1
+  containers: [{name: sh, image: "busybox:1.35", command: [sleep, "3600"]}]
 ---
 apiVersion: v1
 kind: Pod
@@ -60,6 +75,48 @@ spec:
   selector: {app: web}
   ports: [{port: 80, targetPort: 80}]
 `;
+
+/** kubectl with extra environment (to turn its WebSocket clients off), its exit code and output. */
+function kubectlEnv(
+  h: Hearth,
+  env: Record<string, string>,
+  args: string[],
+  input?: string,
+): { code: number; out: string } {
+  try {
+    const out = execFileSync("kubectl", ["--kubeconfig", h.kubeconfig, ...args], {
+      encoding: "utf8",
+      env: { ...process.env, ...env },
+      timeout: 60_000,
+      stdio: ["pipe", "pipe", "pipe"],
+      ...(input !== undefined ? { input } : {}),
+    });
+    return { code: 0, out };
+  } catch (e) {
+    const x = e as { status?: number; stdout?: string; stderr?: string };
+    return { code: x.status ?? -1, out: `${x.stdout ?? ""}${x.stderr ?? ""}` };
+  }
+}
+
+/** A shell session of kubectl through a PTY (util-linux `script`), answering busybox's cursor queries. */
+function ptySession(h: Hearth, command: string) {
+  const session = spawn(
+    "script",
+    ["-q", "-c", `kubectl --kubeconfig ${h.kubeconfig} ${command}`, "/dev/null"],
+    {
+      stdio: ["pipe", "pipe", "pipe"],
+    },
+  );
+  const s = { session, screen: "" };
+  session.stdout.on("data", (d: Buffer) => {
+    const text = d.toString();
+    s.screen += text;
+    // busybox ash asks where the cursor is (ESC[6n) at each prompt: answer as a terminal does.
+    const asks = text.split("\u001b[6n").length - 1;
+    for (let i = 0; i < asks; i++) session.stdin.write("\u001b[1;1R");
+  });
+  return s;
+}
 
 /** Starts `kubectl port-forward` and resolves once it listens. */
 async function portForward(h: Hearth, args: string[]): Promise<ChildProcess> {
@@ -171,25 +228,14 @@ describe("exec, cp, attach and port-forward through the node API", {
       assert.ok(readFileSync(local).equals(readFileSync(back)), "the file came back unchanged");
 
       // An interactive shell through a PTY: arithmetic, a resize, exit.
-      const session = spawn(
-        "script",
-        ["-q", "-c", `kubectl --kubeconfig ${h.kubeconfig} exec -it box -c sh -- sh`, "/dev/null"],
-        { stdio: ["pipe", "pipe", "pipe"] },
-      );
-      let screen = "";
-      session.stdout.on("data", (d: Buffer) => {
-        const text = d.toString();
-        screen += text;
-        // busybox ash asks where the cursor is (ESC[6n) at each prompt: answer as a terminal does.
-        const asks = text.split("\u001b[6n").length - 1;
-        for (let i = 0; i < asks; i++) session.stdin.write("\u001b[1;1R");
-      });
-      const prompts = () => screen.split("/ # ").length - 1;
-      await waitFor(`a prompt: ${screen}`, () => prompts() >= 1, 30_000);
+      const tty = ptySession(h, "exec -it box -c sh -- sh");
+      const session = tty.session;
+      const prompts = () => tty.screen.split("/ # ").length - 1;
+      await waitFor(`a prompt: ${tty.screen}`, () => prompts() >= 1, 30_000);
       session.stdin.write("echo $((6*7))\r");
       await waitFor(
-        `42 in ${JSON.stringify(screen)}`,
-        () => /\n42\r?\n/.test(screen) && prompts() >= 2,
+        `42 in ${JSON.stringify(tty.screen)}`,
+        () => /\n42\r?\n/.test(tty.screen) && prompts() >= 2,
         30_000,
       );
       // A resize of kubectl's terminal reaches the shell's (kubectl sends it on channel 4).
@@ -199,17 +245,17 @@ describe("exec, cp, attach and port-forward through the node API", {
       const pty = readlinkSync(`/proc/${kubectlPid}/fd/0`);
       execFileSync("stty", ["-F", pty, "rows", "33", "cols", "111"]);
       await waitFor(
-        `the new size in ${JSON.stringify(screen)}`,
+        `the new size in ${JSON.stringify(tty.screen)}`,
         async () => {
           session.stdin.write("stty size\r");
           await new Promise((r) => setTimeout(r, 300));
-          return screen.includes("33 111");
+          return tty.screen.includes("33 111");
         },
         30_000,
       );
       session.stdin.write("exit\r");
       const code = await new Promise<number | null>((r) => session.once("exit", (c) => r(c)));
-      assert.equal(code, 0, screen);
+      assert.equal(code, 0, tty.screen);
       // No exec'd process outlives its session: only the pod's sleep (and this ps) is left.
       let ps = "";
       await waitFor(
@@ -249,41 +295,98 @@ describe("exec, cp, attach and port-forward through the node API", {
         await stop(web);
       }
 
-      // The node API refuses a caller without the apiserver's certificate.
-      const node = JSON.parse(await h.kubectlOk(["get", "nodes", "-o", "json"])) as {
-        items: { status: { daemonEndpoints: { kubeletEndpoint: { Port: number } } } }[];
+      // The same through kubectl's SPDY clients (passed through to the runtime), and
+      // kubectl's default WebSocket clients are used, not fallen back from.
+      const spdy = {
+        KUBECTL_REMOTE_COMMAND_WEBSOCKETS: "false",
+        KUBECTL_PORT_FORWARD_WEBSOCKETS: "false",
       };
-      const port = node.items[0]!.status.daemonEndpoints.kubeletEndpoint.Port;
-      const anon = spawnSync("curl", [
-        "-sk",
-        "-o",
-        "/dev/null",
-        "-w",
-        "%{http_code}",
-        `https://127.0.0.1:${port}/containerLogs/default/box/sh`,
-      ]);
-      assert.equal(anon, "401");
-      const upgrade = spawnSync("curl", [
-        "-sk",
-        "-o",
-        "/dev/null",
-        "-w",
-        "%{http_code}",
-        "-H",
-        "Connection: Upgrade",
-        "-H",
-        "Upgrade: websocket",
-        `https://127.0.0.1:${port}/exec/default/box/sh?command=id&stdout=true`,
-      ]);
-      assert.equal(upgrade, "401");
+      assert.deepEqual(
+        kubectlEnv(h, spdy, ["exec", "-i", "box", "-c", "sh", "--", "cat"], "over spdy\n"),
+        {
+          code: 0,
+          out: "over spdy\n",
+        },
+      );
+      assert.equal(
+        kubectlEnv(h, spdy, ["exec", "box", "-c", "sh", "--", "sh", "-c", "exit 3"]).code,
+        3,
+      );
+      const verbose = kubectlEnv(h, {}, ["-v=4", "exec", "box", "-c", "sh", "--", "true"]);
+      assert.equal(verbose.code, 0);
+      assert.doesNotMatch(verbose.out, /fallback/i);
+
+      // attach to a container started with stdin and a TTY.
+      const attach = ptySession(h, "attach -it console -c sh");
+      await waitFor(
+        `attached: ${attach.screen}`,
+        async () => {
+          attach.session.stdin.write("echo $((5*5))\r");
+          await new Promise((r) => setTimeout(r, 300));
+          return /\n25\r?\n/.test(attach.screen);
+        },
+        30_000,
+      );
+      await new Promise<void>((resolve) => {
+        attach.session.once("exit", () => resolve());
+        attach.session.kill("SIGTERM");
+      });
+      assert.equal(
+        await h.kubectlOk(["get", "pod", "console", "-o", "jsonpath={.status.phase}"]),
+        "Running",
+      );
+
+      // RBAC on the subresources: a tenant's view level may not exec or port-forward, use may.
+      await waitFor(
+        "tenant-root's role bindings",
+        async () =>
+          (
+            await h.kubectl(["get", "rolebindings", "-n", "tenant-root", "-o", "name"])
+          ).stdout.includes("view"),
+        60_000,
+      );
+      await h.kubectlOk(
+        ["wait", "--for=condition=Ready", "pod/vbox", "-n", "tenant-root", "--timeout=60s"],
+        { timeoutMs: 70_000 },
+      );
+      const as = (level: string) => [
+        "--as=alice",
+        `--as-group=tenant-root-${level}`,
+        "-n",
+        "tenant-root",
+      ];
+      const viewExec = await h.kubectl([...as("view"), "exec", "vbox", "--", "true"]);
+      assert.notEqual(viewExec.code, 0);
+      assert.match(
+        viewExec.stderr,
+        /User "alice" cannot create resource "pods\/exec" in API group "" in the namespace "tenant-root"/,
+      );
+      const viewForward = await h.kubectl([...as("view"), "port-forward", "pod/vbox", "23999:80"]);
+      assert.notEqual(viewForward.code, 0);
+      assert.match(viewForward.stderr, /cannot create resource "pods\/portforward"/);
+      assert.equal(
+        (await h.kubectlOk([...as("use"), "exec", "vbox", "--", "echo", "ok"])).trim(),
+        "ok",
+      );
+
+      // The node API refuses a caller without the apiserver's certificate, and serves one with it.
+      const api = await nodeApi(h);
+      const logs = "/containerLogs/default/box/sh";
+      assert.equal((await nodeApiGet(api, logs, { anonymous: true })).status, 401);
+      assert.equal((await nodeApiGet(api, logs)).status, 200);
+      const upgrade = {
+        Connection: "Upgrade",
+        Upgrade: "websocket",
+        "Sec-WebSocket-Version": "13",
+        "Sec-WebSocket-Key": randomBytes(16).toString("base64"),
+        "Sec-WebSocket-Protocol": "v5.channel.k8s.io",
+      };
+      const exec = "/exec/default/box/sh?command=id&stdout=true";
+      assert.equal(
+        (await nodeApiGet(api, exec, { anonymous: true, headers: upgrade })).status,
+        401,
+      );
+      assert.equal((await nodeApiGet(api, exec, { headers: upgrade })).status, 101);
     });
   });
 });
-
-function spawnSync(cmd: string, args: string[]): string {
-  try {
-    return execFileSync(cmd, args, { encoding: "utf8", timeout: 15_000 });
-  } catch (e) {
-    return String((e as { stdout?: string }).stdout ?? "");
-  }
-}
