@@ -56,7 +56,14 @@ const SERVED: Served[] = [
     namespaced: true,
     shortNames: ["po"],
     categories: ["all"],
-    subresources: { status: RW, log: ["get"], binding: ["create"] },
+    subresources: {
+      status: RW,
+      log: ["get"],
+      binding: ["create"],
+      exec: ["create", "get"],
+      attach: ["create", "get"],
+      portforward: ["create", "get"],
+    },
   },
   {
     gv: "v1",
