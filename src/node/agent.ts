@@ -140,7 +140,19 @@ export class NodeAgent {
       },
       o.log,
     );
-    const streams = new StreamServer(streamLookup(this.workers), runtime.streaming, loops.signal);
+    const streams = new StreamServer(
+      streamLookup(this.workers),
+      runtime.streaming,
+      loops.signal,
+      async (id) => {
+        const status = await runtime.streaming.containerStatus(id, {
+          verbose: true,
+          timeoutMs: 10_000,
+        });
+        const info = JSON.parse(status.info?.info ?? "{}") as { pid?: number };
+        return info.pid;
+      },
+    );
     const logs = new LogServer(logLookup(this.workers, dirs), token, {
       stats,
       streams,

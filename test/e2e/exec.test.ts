@@ -267,6 +267,26 @@ describe("exec, cp, attach and port-forward through the node API", {
         15_000,
       );
 
+      // A session whose client goes away takes its process with it, over WebSocket and over SPDY.
+      const sleeps = async () =>
+        (await h.kubectlOk(["exec", "box", "-c", "sh", "--", "ps", "-o", "args"])).includes(
+          "sleep 997",
+        );
+      for (const env of [{}, { KUBECTL_REMOTE_COMMAND_WEBSOCKETS: "false" }]) {
+        const sleeper = spawn(
+          "kubectl",
+          ["--kubeconfig", h.kubeconfig, "exec", "box", "-c", "sh", "--", "sleep", "997"],
+          { stdio: "ignore", env: { ...process.env, ...env } },
+        );
+        await waitFor("the exec'd sleep runs", sleeps, 30_000);
+        await stop(sleeper);
+        await waitFor(
+          `the exec'd sleep has ended with its session (${JSON.stringify(env)})`,
+          async () => !(await sleeps()),
+          30_000,
+        );
+      }
+
       // Port-forward to the etcd pod: put and get through it.
       const pf = await portForward(h, ["pod/etcd", "23790:2379"]);
       try {

@@ -19,6 +19,7 @@ import {
   STDIN,
   STDOUT,
 } from "./channels.js";
+import type { ExecReaper } from "./exec-reaper.js";
 import { upgradeToRuntime } from "./runtime-upgrade.js";
 import { SpdySession, type SpdyStream } from "./spdy-session.js";
 
@@ -34,6 +35,7 @@ export async function relayExec(
   runtimeUrl: string,
   o: StreamOptions,
   signal: AbortSignal,
+  reaper?: ExecReaper,
 ): Promise<void> {
   const v5 = ws.protocol === "v5.channel.k8s.io";
   // Messages that arrive while the runtime connection is being made wait here.
@@ -42,6 +44,7 @@ export async function relayExec(
   ws.on("message", onEarly);
   let upgrade: Awaited<ReturnType<typeof upgradeToRuntime>>;
   try {
+    await reaper?.prepare();
     upgrade = await upgradeToRuntime(runtimeUrl, ["v4.channel.k8s.io"], signal);
   } catch (e) {
     const status = {
@@ -82,8 +85,18 @@ export async function relayExec(
   ws.off("message", onEarly);
   for (const m of early) fromClient(m);
   ws.on("message", fromClient);
+  const running = new AbortController();
+  reaper?.watch(running.signal);
+  let exited = false;
+  error.on("end", () => {
+    exited = true;
+  });
   await new Promise<void>((resolve) => {
     const finish = () => {
+      if (running.signal.aborted) return;
+      running.abort();
+      // The process had not ended when the client (or the server) went away: it must not outlive the session.
+      reaper?.end(!exited);
       session.close();
       if (ws.readyState === ws.OPEN) ws.close(1000);
       resolve();

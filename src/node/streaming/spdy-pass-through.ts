@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
+import type { ExecReaper } from "./exec-reaper.js";
 import { refuseUpgrade } from "./refuse-upgrade.js";
 import { RuntimeRefusal, upgradeToRuntime } from "./runtime-upgrade.js";
 
@@ -15,10 +16,12 @@ export async function passThroughSpdy(
   head: Buffer,
   runtimeUrl: string,
   signal: AbortSignal,
+  reaper?: ExecReaper,
 ): Promise<void> {
   const offered = req.headersDistinct["x-stream-protocol-version"] ?? [];
   let upstream: Awaited<ReturnType<typeof upgradeToRuntime>>;
   try {
+    await reaper?.prepare();
     upstream = await upgradeToRuntime(
       runtimeUrl,
       offered.flatMap((v) => v.split(",").map((p) => p.trim())),
@@ -35,12 +38,18 @@ export async function passThroughSpdy(
   if (head.length > 0) upstream.socket.write(head);
   socket.pipe(upstream.socket);
   upstream.socket.pipe(socket);
-  const close = () => {
+  const running = new AbortController();
+  reaper?.watch(running.signal);
+  // The runtime closes the connection once the process has ended; a client closing first leaves it running.
+  const close = (early: boolean) => {
+    if (running.signal.aborted) return;
+    running.abort();
+    reaper?.end(early);
     socket.destroy();
     upstream.socket.destroy();
   };
-  socket.on("close", close);
-  upstream.socket.on("close", close);
-  upstream.socket.on("error", close);
-  signal.addEventListener("abort", close, { once: true });
+  socket.on("close", () => close(true));
+  upstream.socket.on("close", () => close(false));
+  upstream.socket.on("error", () => close(false));
+  signal.addEventListener("abort", () => close(true), { once: true });
 }

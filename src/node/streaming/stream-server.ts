@@ -16,6 +16,7 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { CHANNEL_PROTOCOLS } from "./channels.js";
+import { type ContainerPid, ExecReaper } from "./exec-reaper.js";
 import { relayExec, type StreamOptions } from "./exec-relay.js";
 import { relayPortForward, TUNNELING_PROTOCOL } from "./port-forward-relay.js";
 import { refuseUpgrade } from "./refuse-upgrade.js";
@@ -51,6 +52,8 @@ export class StreamServer {
     private readonly lookup: StreamLookup,
     private readonly runtime: StreamingRuntime,
     private readonly signal: AbortSignal,
+    /** Finds a container's init pid, so that an exec's process can be ended with its session. */
+    private readonly containerPid?: ContainerPid,
   ) {}
 
   /** Whether `path` is one of the streaming routes. */
@@ -76,6 +79,11 @@ export class StreamServer {
     };
     if (o.tty) o.stderr = false;
     let runtimeUrl: string;
+    const cmd = q.getAll("command");
+    const reaper =
+      route === "exec" && this.containerPid
+        ? new ExecReaper(this.containerPid, target.containerId, cmd)
+        : undefined;
     try {
       if (route === "portForward") {
         const ports = q.getAll("port").map(Number);
@@ -83,7 +91,6 @@ export class StreamServer {
       } else if (!o.stdin && !o.stdout && !o.stderr)
         return refuseUpgrade(socket, 400, "you must specify at least 1 of stdin, stdout, stderr");
       else if (route === "exec") {
-        const cmd = q.getAll("command");
         if (cmd.length === 0) return refuseUpgrade(socket, 400, "you must specify a command");
         runtimeUrl = await this.runtime.exec(target.containerId, { ...o, cmd }, {});
       } else runtimeUrl = await this.runtime.attach(target.containerId, o, {});
@@ -91,13 +98,14 @@ export class StreamServer {
       return refuseUpgrade(socket, 500, (e as Error).message);
     }
     const upgrade = (req.headers.upgrade ?? "").toLowerCase();
-    if (upgrade !== "websocket") return passThroughSpdy(req, socket, head, runtimeUrl, this.signal);
+    if (upgrade !== "websocket")
+      return passThroughSpdy(req, socket, head, runtimeUrl, this.signal, reaper);
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       if (ws.protocol === TUNNELING_PROTOCOL) {
         if (route !== "portForward") return ws.close(1002);
         void relayPortForward(ws, runtimeUrl, this.signal);
       } else if (route === "portForward") ws.close(1002);
-      else void relayExec(ws, runtimeUrl, o, this.signal);
+      else void relayExec(ws, runtimeUrl, o, this.signal, reaper);
     });
   }
 }
