@@ -298,6 +298,24 @@ describe("exec, cp, attach and port-forward through the node API", {
         await stop(pf);
       }
 
+      // Bad input: a port nothing listens on fails that connection, a port out of range is a 400;
+      // the apiserver stays up.
+      const nothing = await portForward(h, ["pod/box", "23991:9999"]);
+      try {
+        await assert.rejects(
+          fetch("http://127.0.0.1:23991/", { signal: AbortSignal.timeout(15_000) }),
+        );
+      } finally {
+        await stop(nothing);
+      }
+      const outOfRange = await h.kubectl([
+        "get",
+        "--raw",
+        "/api/v1/namespaces/default/pods/box/portforward?ports=70000",
+      ]);
+      assert.match(outOfRange.stderr, /invalid port: "70000": must be between 1 and 65535/);
+      assert.equal((await h.kubectlOk(["get", "pod", "box", "-o", "name"])).trim(), "pod/box");
+
       // Port-forward to a Service: 20 concurrent requests.
       const web = await portForward(h, ["svc/web", "23880:80"]);
       try {
