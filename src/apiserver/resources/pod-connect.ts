@@ -111,8 +111,11 @@ function proxyUpgrade(
       const close = () => {
         socket.destroy();
         client.destroy();
+        ctx.server.signal.removeEventListener("abort", close);
         resolve();
       };
+      // Upgraded sockets are the handler's: the server's own close does not reach them.
+      ctx.server.signal.addEventListener("abort", close, { once: true });
       socket.on("close", close);
       socket.on("error", close);
       client.on("close", close);

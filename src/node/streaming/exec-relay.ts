@@ -105,6 +105,12 @@ export async function relayExec(
     error.on("end", finish);
     session.on("close", finish);
     ws.on("close", finish);
-    signal.addEventListener("abort", finish, { once: true });
+    // The agent stops: no close handshake to wait for.
+    const onAbort = () => {
+      ws.terminate();
+      finish();
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    ws.once("close", () => signal.removeEventListener("abort", onAbort));
   });
 }

@@ -43,6 +43,12 @@ export async function relayPortForward(
     socket.on("close", finish);
     socket.on("error", finish);
     ws.on("close", finish);
-    signal.addEventListener("abort", finish, { once: true });
+    // The agent stops: no close handshake to wait for.
+    const onAbort = () => {
+      ws.terminate();
+      finish();
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    ws.once("close", () => signal.removeEventListener("abort", onAbort));
   });
 }

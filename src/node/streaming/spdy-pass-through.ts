@@ -51,5 +51,7 @@ export async function passThroughSpdy(
   socket.on("close", () => close(true));
   upstream.socket.on("close", () => close(false));
   upstream.socket.on("error", () => close(false));
-  signal.addEventListener("abort", () => close(true), { once: true });
+  const onAbort = () => close(true);
+  signal.addEventListener("abort", onAbort, { once: true });
+  socket.once("close", () => signal.removeEventListener("abort", onAbort));
 }
