@@ -119,8 +119,12 @@ function ptySession(h: Hearth, command: string) {
 }
 
 /** Starts `kubectl port-forward` and resolves once it listens. */
-async function portForward(h: Hearth, args: string[]): Promise<ChildProcess> {
-  const child = spawn("kubectl", ["--kubeconfig", h.kubeconfig, "port-forward", ...args], {
+async function portForward(
+  h: Hearth,
+  args: string[],
+): Promise<ChildProcess & { output(): string }> {
+  // -v=4: client-go logs a fall back from WebSocket to SPDY at that level.
+  const child = spawn("kubectl", ["--kubeconfig", h.kubeconfig, "-v=4", "port-forward", ...args], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
@@ -135,7 +139,7 @@ async function portForward(h: Hearth, args: string[]): Promise<ChildProcess> {
     () => out.includes("Forwarding from"),
     30_000,
   );
-  return child;
+  return Object.assign(child, { output: () => out });
 }
 
 function stop(child: ChildProcess): Promise<void> {
@@ -294,6 +298,7 @@ describe("exec, cp, attach and port-forward through the node API", {
           execFileSync("etcdctl", ["--endpoints=127.0.0.1:23790", ...a], { encoding: "utf8" });
         etcdctl("put", "greeting", "hello");
         assert.equal(etcdctl("get", "greeting", "--print-value-only").trim(), "hello");
+        assert.doesNotMatch(pf.output(), /fallback/i, "port-forward tunnelled SPDY in a WebSocket");
       } finally {
         await stop(pf);
       }
@@ -329,6 +334,7 @@ describe("exec, cp, attach and port-forward through the node API", {
           }),
         );
         assert.deepEqual(codes, Array(20).fill(200));
+        assert.doesNotMatch(web.output(), /fallback/i);
       } finally {
         await stop(web);
       }

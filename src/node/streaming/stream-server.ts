@@ -36,17 +36,45 @@ export interface StreamingRuntime {
   portForward(sandboxId: string, ports: number[], o: object): Promise<string>;
 }
 
+/**
+ * kube's port-forward subprotocol `SPDY/3.1+portforward.k8s.io` is not an
+ * RFC 6455 token ("/" is a separator), which `ws` refuses in a handshake
+ * (400 "Invalid Sec-WebSocket-Protocol header"); gorilla/websocket, kube's
+ * library, takes it. So the request's header names it by a token-safe
+ * stand-in, and the answer's header is put back to the real name, which the
+ * client checks.
+ */
+const TUNNELING_TOKEN = "hearth-spdy-3.1-portforward-tunnel";
+
+function tunnelingAware(wss: WebSocketServer): WebSocketServer {
+  wss.on("headers", (headers) => {
+    for (let i = 0; i < headers.length; i++)
+      if (headers[i] === `Sec-WebSocket-Protocol: ${TUNNELING_TOKEN}`)
+        headers[i] = `Sec-WebSocket-Protocol: ${TUNNELING_PROTOCOL}`;
+  });
+  return wss;
+}
+
+/** The request's offered subprotocols with kube's tunneling one under its stand-in. */
+function standIn(req: IncomingMessage): void {
+  const offered = req.headers["sec-websocket-protocol"];
+  if (offered?.includes(TUNNELING_PROTOCOL))
+    req.headers["sec-websocket-protocol"] = offered.split(TUNNELING_PROTOCOL).join(TUNNELING_TOKEN);
+}
+
 function flag(q: URLSearchParams, name: string): boolean {
   const v = q.get(name);
   return v === "true" || v === "1";
 }
 
 export class StreamServer {
-  private readonly wss = new WebSocketServer({
-    noServer: true,
-    handleProtocols: (offered) =>
-      [...CHANNEL_PROTOCOLS, TUNNELING_PROTOCOL].find((p) => offered.has(p)) ?? false,
-  });
+  private readonly wss = tunnelingAware(
+    new WebSocketServer({
+      noServer: true,
+      handleProtocols: (offered) =>
+        [...CHANNEL_PROTOCOLS, TUNNELING_TOKEN].find((p) => offered.has(p)) ?? false,
+    }),
+  );
 
   constructor(
     private readonly lookup: StreamLookup,
@@ -100,8 +128,9 @@ export class StreamServer {
     const upgrade = (req.headers.upgrade ?? "").toLowerCase();
     if (upgrade !== "websocket")
       return passThroughSpdy(req, socket, head, runtimeUrl, this.signal, reaper);
+    standIn(req);
     this.wss.handleUpgrade(req, socket, head, (ws) => {
-      if (ws.protocol === TUNNELING_PROTOCOL) {
+      if (ws.protocol === TUNNELING_TOKEN) {
         if (route !== "portForward") return ws.close(1002);
         void relayPortForward(ws, runtimeUrl, this.signal);
       } else if (route === "portForward") ws.close(1002);
