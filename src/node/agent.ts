@@ -1,7 +1,8 @@
 /**
  * The node agent (`hearth node`, and one inside `hearth up`): registers this
- * machine as a Node, heartbeats through its Lease, serves container logs and
- * resource usage (the Summary API, resource metrics) to the apiserver, and
+ * machine as a Node, heartbeats through its Lease, serves its node API to the
+ * apiserver (container logs, resource usage, exec, attach and port-forward;
+ * HTTPS on port 10250, or a free one if taken, when given `tls`), and
  * runs the pods bound to it as containers through CRI: one reconciler on the
  * node's own Manager, `for(Pod)` scoped by the field selector
  * `spec.nodeName=<name>` (the node's Service rules and pod routes share the

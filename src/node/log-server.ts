@@ -1,14 +1,18 @@
 /**
- * The agent's HTTP endpoint, which the apiserver proxies to (the kubelet's
- * port). Container logs for `pods/log`:
+ * The agent's node API, which the apiserver proxies to (the kubelet's port).
+ * Container logs for `pods/log`:
  * `GET /containerLogs/<namespace>/<pod>/<container>` with `follow`, `previous`, `tailLines`, `limitBytes`, `sinceSeconds`,
  * `sinceTime`, `timestamps`, as the kubelet serves it, from the records the
- * runtime writes in the CRI logging format (cri-log.ts). And, given a
- * NodeStats, resource usage: `GET /stats/summary` (the Summary API's JSON)
- * and `GET /metrics/resource` (Prometheus text), see stats/. It listens on
- * the node's InternalIP only (127.0.0.1 unless `--node-ip` says otherwise)
- * and wants the bearer token the agent publishes in its Node's annotations
- * (which only those who may read Nodes can see). Errors are `Status` objects.
+ * runtime writes in the CRI logging format (cri-log.ts). Given a NodeStats,
+ * resource usage: `GET /stats/summary` (the Summary API's JSON) and
+ * `GET /metrics/resource` (Prometheus text), see stats/. Given a
+ * StreamServer, `/exec`, `/attach` and `/portForward` on upgraded
+ * connections (streaming/). It listens on the node's InternalIP only
+ * (127.0.0.1 unless `--node-ip` says otherwise). With `tls` it serves HTTPS
+ * and lets in only a client certificate from the cluster CA with the
+ * apiserver's name; without, HTTP and the bearer token the agent publishes in
+ * its Node's annotations (which only those who may read Nodes can see).
+ * Errors are `Status` objects (plain text on a refused upgrade, as the kubelet).
  */
 import { timingSafeEqual } from "node:crypto";
 import http from "node:http";
