@@ -8,7 +8,7 @@
  * bytes both ways; the agent speaks to the runtime (docs/streaming.md).
  */
 import type { Socket } from "node:net";
-import { BadRequestError, MethodNotAllowedError, type Pod } from "../../api/index.js";
+import { ApiError, BadRequestError, MethodNotAllowedError, type Pod } from "../../api/index.js";
 import type { RequestContext } from "../handlers/context.js";
 import { markUpgraded } from "../http/upgraded.js";
 import { trackLongRunning } from "../metrics.js";
@@ -128,7 +128,10 @@ function proxyUpgrade(
       res.pipe(ctx.res);
       res.on("end", () => resolve());
     });
-    upstream.on("error", (e) => reject(new BadRequestError(`error dialing backend: ${e.message}`)));
+    // kube's UpgradeAwareHandler: a node that cannot be reached is an internal error.
+    upstream.on("error", (e) =>
+      reject(new ApiError(500, "InternalError", `error dialing backend: ${e.message}`)),
+    );
     upstream.end();
   });
 }
