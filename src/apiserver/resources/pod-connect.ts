@@ -106,6 +106,9 @@ function proxyUpgrade(
         lines.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
       client.write(`${lines.join("\r\n")}\r\n\r\n`);
       if (head.length > 0) client.write(head);
+      // Interactive bytes (a keystroke, a small reply) go at once, not after Nagle's wait.
+      client.setNoDelay(true);
+      (socket as Socket).setNoDelay?.(true);
       socket.pipe(client);
       client.pipe(socket);
       const close = () => {

@@ -5,6 +5,7 @@
  * with the raw socket, or rejects with the server's refusal.
  */
 import http from "node:http";
+import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 
 export interface RuntimeUpgrade {
@@ -39,6 +40,7 @@ export function upgradeToRuntime(
     });
     req.on("upgrade", (res, socket, head) => {
       if (head.length > 0) socket.unshift(head);
+      (socket as Socket).setNoDelay?.(true);
       const chosen = res.headers["x-stream-protocol-version"];
       resolve({ socket, protocol: Array.isArray(chosen) ? (chosen[0] ?? "") : (chosen ?? "") });
     });
