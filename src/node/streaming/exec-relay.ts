@@ -22,6 +22,7 @@ import {
 import type { ExecReaper } from "./exec-reaper.js";
 import { upgradeToRuntime } from "./runtime-upgrade.js";
 import { SpdySession, type SpdyStream } from "./spdy-session.js";
+import { whenWsEnds } from "./ws-lifetime.js";
 
 export interface StreamOptions {
   stdin: boolean;
@@ -104,13 +105,6 @@ export async function relayExec(
     // The error stream ends once the process has and its status is written.
     error.on("end", finish);
     session.on("close", finish);
-    ws.on("close", finish);
-    // The agent stops: no close handshake to wait for.
-    const onAbort = () => {
-      ws.terminate();
-      finish();
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-    ws.once("close", () => signal.removeEventListener("abort", onAbort));
+    whenWsEnds(ws, signal, finish);
   });
 }

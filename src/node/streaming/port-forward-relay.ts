@@ -10,6 +10,7 @@
  */
 import type { WebSocket } from "ws";
 import { upgradeToRuntime } from "./runtime-upgrade.js";
+import { whenWsEnds } from "./ws-lifetime.js";
 
 export const TUNNELING_PROTOCOL = "SPDY/3.1+portforward.k8s.io";
 
@@ -42,13 +43,6 @@ export async function relayPortForward(
     };
     socket.on("close", finish);
     socket.on("error", finish);
-    ws.on("close", finish);
-    // The agent stops: no close handshake to wait for.
-    const onAbort = () => {
-      ws.terminate();
-      finish();
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-    ws.once("close", () => signal.removeEventListener("abort", onAbort));
+    whenWsEnds(ws, signal, finish);
   });
 }
