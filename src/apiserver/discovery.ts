@@ -41,6 +41,7 @@ const CUSTOM_SUBRESOURCE_VERBS: Record<string, string[]> = {
   exec: ["create", "get"],
   attach: ["create", "get"],
   portforward: ["create", "get"],
+  proxy: ["create", "delete", "get", "patch", "update"],
   finalize: ["update"],
 };
 

@@ -413,6 +413,26 @@ describe("exec, cp, attach and port-forward through the node API", {
         "ok",
       );
 
+      // nodes/proxy: the node API through the apiserver, for those RBAC lets (an admin here).
+      const nodeName = (
+        await h.kubectlOk(["get", "nodes", "-o", "jsonpath={.items[0].metadata.name}"])
+      ).trim();
+      const summary = JSON.parse(
+        await h.kubectlOk(["get", "--raw", `/api/v1/nodes/${nodeName}/proxy/stats/summary`]),
+      ) as { pods: { podRef: { name: string } }[] };
+      assert.ok(
+        summary.pods.some((p) => p.podRef.name === "box"),
+        "the summary names box",
+      );
+      const viewProxy = await h.kubectl([
+        "--as=alice",
+        "--as-group=tenant-root-view",
+        "get",
+        "--raw",
+        `/api/v1/nodes/${nodeName}/proxy/stats/summary`,
+      ]);
+      assert.match(viewProxy.stderr, /cannot get resource "nodes\/proxy"/);
+
       // The node API refuses a caller without the apiserver's certificate, and serves one with it.
       const api = await nodeApi(h);
       const logs = "/containerLogs/default/box/sh";

@@ -77,7 +77,7 @@ const SERVED: Served[] = [
     plural: "nodes",
     namespaced: false,
     shortNames: ["no"],
-    subresources: { status: RW },
+    subresources: { status: RW, proxy: ["create", "delete", "get", "patch", "update"] },
   },
   { gv: "v1", plural: "configmaps", namespaced: true, shortNames: ["cm"] },
   { gv: "v1", plural: "secrets", namespaced: true },
