@@ -69,3 +69,4 @@ export {
   routeInventoryPath,
 } from "./routes/index.js";
 export type { Summary, SummaryJson } from "./stats/index.js";
+export { StreamServer } from "./streaming/index.js";

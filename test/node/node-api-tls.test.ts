@@ -6,9 +6,8 @@
 import assert from "node:assert/strict";
 import https from "node:https";
 import { after, before, describe, it } from "node:test";
-import { createCA, issueLeaf, type KeyPair } from "../pki/index.js";
-import { LogServer } from "./log-server.js";
-import { StreamServer } from "./streaming/index.js";
+import { LogServer, StreamServer } from "../../src/node/index.js";
+import { createCA, issueLeaf, type KeyPair } from "../../src/pki/index.js";
 
 const USER = "hearth-apiserver-kubelet-client";
 
