@@ -10,14 +10,15 @@
  * refusing a caller without the apiserver's certificate.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { withCriHearth } from "../support/cri-hearth.js";
 import { criSkipReason } from "../support/cri-node.js";
-import { type Hearth, waitFor } from "../support/hearth-process.js";
+import { waitFor } from "../support/hearth-process.js";
+import { kubectlEnv, portForward, ptySession, stop } from "../support/kubectl-streams.js";
 import { nodeApi, nodeApiGet } from "../support/node-api.js";
 
 const POD_CIDR = "10.236.0.0/17";
@@ -75,80 +76,6 @@ spec:
   selector: {app: web}
   ports: [{port: 80, targetPort: 80}]
 `;
-
-/** kubectl with extra environment (to turn its WebSocket clients off), its exit code and output. */
-function kubectlEnv(
-  h: Hearth,
-  env: Record<string, string>,
-  args: string[],
-  input?: string,
-): { code: number; out: string } {
-  try {
-    const out = execFileSync("kubectl", ["--kubeconfig", h.kubeconfig, ...args], {
-      encoding: "utf8",
-      env: { ...process.env, ...env },
-      timeout: 60_000,
-      stdio: ["pipe", "pipe", "pipe"],
-      ...(input !== undefined ? { input } : {}),
-    });
-    return { code: 0, out };
-  } catch (e) {
-    const x = e as { status?: number; stdout?: string; stderr?: string };
-    return { code: x.status ?? -1, out: `${x.stdout ?? ""}${x.stderr ?? ""}` };
-  }
-}
-
-/** A shell session of kubectl through a PTY (util-linux `script`), answering busybox's cursor queries. */
-function ptySession(h: Hearth, command: string) {
-  const session = spawn(
-    "script",
-    ["-q", "-c", `kubectl --kubeconfig ${h.kubeconfig} ${command}`, "/dev/null"],
-    {
-      stdio: ["pipe", "pipe", "pipe"],
-    },
-  );
-  const s = { session, screen: "" };
-  session.stdout.on("data", (d: Buffer) => {
-    const text = d.toString();
-    s.screen += text;
-    // busybox ash asks where the cursor is (ESC[6n) at each prompt: answer as a terminal does.
-    const asks = text.split("\u001b[6n").length - 1;
-    for (let i = 0; i < asks; i++) session.stdin.write("\u001b[1;1R");
-  });
-  return s;
-}
-
-/** Starts `kubectl port-forward` and resolves once it listens. */
-async function portForward(
-  h: Hearth,
-  args: string[],
-): Promise<ChildProcess & { output(): string }> {
-  // -v=4: client-go logs a fall back from WebSocket to SPDY at that level.
-  const child = spawn("kubectl", ["--kubeconfig", h.kubeconfig, "-v=4", "port-forward", ...args], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout.on("data", (d: Buffer) => {
-    out += d.toString();
-  });
-  child.stderr.on("data", (d: Buffer) => {
-    out += d.toString();
-  });
-  await waitFor(
-    `port-forward ${args.join(" ")}: ${out}`,
-    () => out.includes("Forwarding from"),
-    30_000,
-  );
-  return Object.assign(child, { output: () => out });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
-}
 
 describe("exec, cp, attach and port-forward through the node API", {
   skip: criSkipReason(),
