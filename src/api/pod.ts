@@ -132,6 +132,10 @@ export interface Container {
   ports?: ContainerPort[];
   resources?: { limits?: Record<string, Quantity>; requests?: Record<string, Quantity> };
   volumeMounts?: VolumeMount[];
+  /** A stdin for the container's process (for `kubectl attach`); with `tty`, a terminal. */
+  stdin?: boolean;
+  stdinOnce?: boolean;
+  tty?: boolean;
   readinessProbe?: Probe;
   livenessProbe?: Probe;
   startupProbe?: Probe;

@@ -40,6 +40,10 @@ const CUSTOM_SUBRESOURCE_VERBS: Record<string, string[]> = {
   binding: ["create"],
   eviction: ["create"],
   log: ["get"],
+  exec: ["create", "get"],
+  attach: ["create", "get"],
+  portforward: ["create", "get"],
+  proxy: ["create", "delete", "get", "patch", "update"],
   finalize: ["update"],
 };
 

@@ -1,14 +1,18 @@
 /**
- * How the apiserver reaches a node's agent (the kubelet's port): the one
- * place that turns a Node object into an address, a port and credentials,
- * and opens a request to it. The pods/log proxy and the metrics API both go
- * through here, so a change of transport (HTTPS with the apiserver's client
- * certificate) is made once. The agent is found at the Node's InternalIP and
+ * How the apiserver reaches a node agent's API (kube's `GetConnectionInfo`
+ * and `--kubelet-client-certificate`): the one place that turns a Node
+ * object into an address, a port and credentials, and opens a request to it,
+ * for every caller (logs, exec, attach, port-forward, nodes/proxy, the
+ * metrics API). The agent is found at the Node's InternalIP and
  * `status.daemonEndpoints.kubeletEndpoint.Port` (kube's `--kubelet-port`
- * default when the Node publishes none), and is given the bearer token the
- * agent published in the Node's annotations.
+ * default when the Node publishes none). It is reached over HTTPS with the
+ * apiserver's client certificate (the agent's serving certificate checked
+ * against the cluster CA) when the server has one, unless the Node still
+ * publishes a bearer token (an agent serving plain HTTP: `hearth node`
+ * without the cluster's PKI).
  */
 import http from "node:http";
+import https from "node:https";
 import { ApiError, NODE_LOG_TOKEN_ANNOTATION, type Node, NotFoundError } from "../api/index.js";
 import type { ResourceRegistry } from "./resources/registry.js";
 import type { ObjectStore } from "./store/object-store.js";
@@ -16,19 +20,37 @@ import type { ObjectStore } from "./store/object-store.js";
 /** kube-apiserver's `--kubelet-port` default. */
 const KUBELET_DEFAULT_PORT = 10250;
 
+/** kube's `--kubelet-client-certificate`/`-key` and `--kubelet-certificate-authority`. */
+export interface NodeClientTls {
+  certPem: string;
+  keyPem: string;
+  caPem: string;
+}
+
 export interface NodeConnection {
   nodeName: string;
   address: string;
   port: number;
+  scheme: "http" | "https";
+  /** The bearer token sent over HTTP; "" over HTTPS. */
   token: string;
+  /** Starts a request to `path` on the agent (ended by `signal`, else the server's stop); the caller ends it. */
+  request(
+    path: string,
+    o: { method: string; headers?: http.OutgoingHttpHeaders; signal?: AbortSignal },
+  ): http.ClientRequest;
 }
 
 /**
- * Where `node`'s agent serves. A node with no address to reach fails as
- * kube's GetConnectionInfo does: a plain error, which the handler answers as
- * a 500 of reason Unknown (ErrorToAPIStatus).
+ * Where `node`'s agent serves, and how to ask it. A node with no address to
+ * reach fails as kube's GetConnectionInfo does: a plain error, which the
+ * handler answers as a 500 of reason Unknown (ErrorToAPIStatus).
  */
-export function nodeConnectionOf(node: Node): NodeConnection {
+export function nodeConnectionOf(
+  node: Node,
+  tls: NodeClientTls | undefined,
+  stop?: AbortSignal,
+): NodeConnection {
   const addresses = node.status?.addresses ?? [];
   const address = addresses.find((a) => a.type === "InternalIP")?.address;
   if (!address)
@@ -37,17 +59,52 @@ export function nodeConnectionOf(node: Node): NodeConnection {
       "Unknown",
       `no preferred addresses found; known addresses: [${addresses.map((a) => `{${a.type} ${a.address}}`).join(" ")}]`,
     );
+  const port = node.status?.daemonEndpoints?.kubeletEndpoint?.Port || KUBELET_DEFAULT_PORT;
+  const token = node.metadata.annotations?.[NODE_LOG_TOKEN_ANNOTATION] ?? "";
+  const base = { nodeName: node.metadata.name ?? "", address, port };
+  if (token || !tls)
+    return {
+      ...base,
+      scheme: "http",
+      token,
+      request: (path, o) =>
+        http.request({
+          host: address,
+          port,
+          path,
+          method: o.method,
+          headers: { ...o.headers, authorization: `Bearer ${token}` },
+          signal: o.signal ?? stop,
+        }),
+    };
   return {
-    nodeName: node.metadata.name ?? "",
-    address,
-    port: node.status?.daemonEndpoints?.kubeletEndpoint?.Port || KUBELET_DEFAULT_PORT,
-    token: node.metadata.annotations?.[NODE_LOG_TOKEN_ANNOTATION] ?? "",
+    ...base,
+    scheme: "https",
+    token: "",
+    request: (path, o) =>
+      https.request({
+        host: address,
+        port,
+        path,
+        method: o.method,
+        headers: o.headers ?? {},
+        cert: tls.certPem,
+        key: tls.keyPem,
+        ca: tls.caPem,
+        agent: false,
+        signal: o.signal ?? stop,
+      }),
   };
 }
 
 /** Where the agent of the Node named `nodeName` serves; NotFound when there is no such Node. */
 export async function nodeConnection(
-  server: { registry: ResourceRegistry; store: ObjectStore },
+  server: {
+    registry: ResourceRegistry;
+    store: ObjectStore;
+    nodeClient?: NodeClientTls;
+    signal?: AbortSignal;
+  },
   nodeName: string,
 ): Promise<NodeConnection> {
   const nodeType = server.registry.lookup("", "v1", "nodes");
@@ -55,28 +112,12 @@ export async function nodeConnection(
     ? ((await server.store.tryGet(nodeType, undefined, nodeName)) as Node | undefined)
     : undefined;
   if (!node) throw new NotFoundError({ group: "", resource: "nodes", name: nodeName });
-  return nodeConnectionOf(node);
+  return nodeConnectionOf(node, server.nodeClient, server.signal);
 }
 
 /** The URL of `path` on the agent, as messages name it. */
 export function agentUrl(c: NodeConnection, path: string): string {
-  return `http://${c.address}:${c.port}${path}`;
-}
-
-/** A GET of `path` on the agent, not yet sent (the caller listens, then calls `end()`). */
-export function agentRequest(
-  c: NodeConnection,
-  path: string,
-  signal: AbortSignal,
-): http.ClientRequest {
-  return http.request({
-    host: c.address,
-    port: c.port,
-    path,
-    method: "GET",
-    headers: { authorization: `Bearer ${c.token}` },
-    signal,
-  });
+  return `${c.scheme}://${c.address}:${c.port}${path}`;
 }
 
 /** A GET of `path` on the agent, its status and whole body. */
@@ -86,7 +127,7 @@ export function agentGet(
   signal: AbortSignal,
 ): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = agentRequest(c, path, signal);
+    const req = c.request(path, { method: "GET", signal });
     req.on("error", reject);
     req.on("response", (res) => {
       const chunks: Buffer[] = [];

@@ -193,7 +193,7 @@ function authorizationAttributes(
   return info
     ? {
         user,
-        verb: info.verb,
+        verb: connectVerb(info),
         isResourceRequest: true,
         path,
         apiGroup: info.group,
@@ -215,6 +215,20 @@ function authorizationAttributes(
         namespace: "",
         name: "",
       };
+}
+
+/** Pods' connect subresources whose GET (a WebSocket upgrade) authorizes as `create`, as their POST. */
+const CONNECT_CREATE = new Set(["exec", "attach", "portforward"]);
+
+/**
+ * kube ≥ 1.30 (AuthorizePodWebsocketUpgradeCreatePermission): opening an
+ * exec, attach or port-forward stream is a `create` whichever the method, so
+ * that read-only roles cannot get one by GET.
+ */
+function connectVerb(info: RequestInfo): string {
+  return info.resource === "pods" && info.group === "" && CONNECT_CREATE.has(info.subresource ?? "")
+    ? "create"
+    : info.verb;
 }
 
 /** A refusal in kube-apiserver's Forbidden wording. */

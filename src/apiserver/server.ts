@@ -6,9 +6,14 @@
  */
 
 import { setMaxListeners } from "node:events";
-import { createServer as createHttpServer, type IncomingMessage, type Server } from "node:http";
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  ServerResponse,
+} from "node:http";
 import { createServer as createHttpsServer } from "node:https";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import type { Backend } from "../storage/index.js";
 import { LimitRanger } from "./admission/limit-ranger.js";
 import { NamespaceLifecycle } from "./admission/namespace-lifecycle.js";
@@ -23,7 +28,9 @@ import { crdResourceType } from "./crd/crd-kind.js";
 import { CrdRegistrar } from "./crd/crd-registrar.js";
 import type { ServerContext } from "./handlers/context.js";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "./http/timeout.js";
+import { isUpgraded } from "./http/upgraded.js";
 import { ResourceUsage } from "./metrics-api/index.js";
+import type { NodeClientTls } from "./node-connection.js";
 import { OpenApiDocuments } from "./openapi-documents.js";
 import { RBAC_PREFIX } from "./rbac/policy-cache.js";
 import {
@@ -54,6 +61,8 @@ export interface ApiServerOptions extends AccessOptions {
   tls?: { certPem: string; keyPem: string };
   /** Admission plugins, in order. */
   admission?: AdmissionPlugin[];
+  /** How the apiserver authenticates to node agents (logs, exec, port-forward). */
+  nodeClient?: NodeClientTls;
   /**
    * Pod Security admission's exemptions and defaults (kube's
    * PodSecurityConfiguration); by default no one is exempt and unlabelled
@@ -205,8 +214,12 @@ export class ApiServer {
       ]),
       namespaces,
       authorizer: access.authorizer,
+      ...(opts.nodeClient ? { nodeClient: opts.nodeClient } : {}),
       ...(access.serviceAccountTokens ? { serviceAccountTokens: access.serviceAccountTokens } : {}),
-      resourceUsage: new ResourceUsage(signal, opts.log ? { log: opts.log } : {}),
+      resourceUsage: new ResourceUsage(signal, {
+        ...(opts.log ? { log: opts.log } : {}),
+        ...(opts.nodeClient ? { tls: opts.nodeClient } : {}),
+      }),
     };
     await ensureSystemNamespaces(context.store, this.registry);
     await access.start(signal, context.store, this.registry);
@@ -237,6 +250,19 @@ export class ApiServer {
           handler,
         )
       : createHttpServer({ keepAliveTimeout: 60_000 }, handler);
+    // exec, attach and port-forward arrive as upgrades (WebSocket, SPDY): the
+    // router answers them as any request, on a response bound to the socket.
+    server.on("upgrade", (req: IncomingMessage, socket: Socket, head: Buffer) => {
+      if (head.length > 0) socket.unshift(head);
+      socket.on("error", () => socket.destroy());
+      const res = new ServerResponse(req);
+      res.shouldKeepAlive = false;
+      res.assignSocket(socket);
+      res.on("finish", () => {
+        if (!isUpgraded(req)) socket.end();
+      });
+      void route(deps, req, res);
+    });
     server.headersTimeout = 60_000;
     // Node must not cut a request: the router's deadline bounds short ones, and
     // watches and log streams run for as long as their own options say.

@@ -123,6 +123,7 @@ export async function serveApi(
   const server = new ApiServer({
     backend,
     tls: pki.serving,
+    nodeClient: { ...pki.nodeClient, caPem: pki.ca.certPem },
     tokens: new Map([[pki.adminToken, "admin"], ...(opts.extraTokens ?? [])]),
     ...(opts.admission ? { admission: opts.admission } : {}),
     ...(serviceCidr ? { serviceCidr } : {}),

@@ -26,9 +26,14 @@ import { join } from "node:path";
 import lockfile from "proper-lockfile";
 import { createCA, issueLeaf, type KeyPair } from "../pki/index.js";
 
+/** The common name of the apiserver's client certificate to node agents; agents let it in. */
+export const NODE_CLIENT_USER = "hearth-apiserver-kubelet-client";
+
 export interface ServerPki {
   ca: KeyPair;
   serving: KeyPair;
+  /** The apiserver's client certificate to node agents (kube's `--kubelet-client-certificate`). */
+  nodeClient: KeyPair;
   adminToken: string;
   /** PKCS#8 PEM of the ECDSA P-256 key that signs ServiceAccount tokens (`sa.key`; `sa.pub` beside it). */
   serviceAccountKeyPem: string;
@@ -60,7 +65,16 @@ function writePair(dir: string, name: string, pair: KeyPair): void {
   writeAtomic(join(dir, `${name}.crt`), pair.certPem, 0o644);
 }
 
-const PKI_FILES = ["ca.crt", "ca.key", "apiserver.crt", "apiserver.key", "admin.token", "sa.key"];
+const PKI_FILES = [
+  "ca.crt",
+  "ca.key",
+  "apiserver.crt",
+  "apiserver.key",
+  "apiserver-kubelet-client.crt",
+  "apiserver-kubelet-client.key",
+  "admin.token",
+  "sa.key",
+];
 
 /** How long a lock may go unrefreshed before another process takes it over (its holder died). */
 const LOCK_STALE_MS = 10_000;
@@ -107,10 +121,25 @@ async function loadOrCreate(
     });
     writePair(dir, "apiserver", serving);
   }
+  let nodeClient = readPair(dir, "apiserver-kubelet-client");
+  if (!nodeClient) {
+    nodeClient = await issueLeaf(ca, {
+      commonName: NODE_CLIENT_USER,
+      organization: ["system:masters"],
+      usage: ["client"],
+    });
+    writePair(dir, "apiserver-kubelet-client", nodeClient);
+  }
   const tokenFile = join(dir, "admin.token");
   if (!existsSync(tokenFile)) writeAtomic(tokenFile, `${randomBytes(32).toString("hex")}\n`, 0o600);
   const adminToken = readFileSync(tokenFile, "utf8").trim();
-  return { ca, serving, adminToken, serviceAccountKeyPem: ensureServiceAccountKey(dir) };
+  return {
+    ca,
+    serving,
+    nodeClient,
+    adminToken,
+    serviceAccountKeyPem: ensureServiceAccountKey(dir),
+  };
 }
 
 /** `sa.key` / `sa.pub`: created once; tokens signed with it stay valid across restarts. */

@@ -1,7 +1,8 @@
 /**
  * The node agent (`hearth node`, and one inside `hearth up`): registers this
- * machine as a Node, heartbeats through its Lease, serves container logs and
- * resource usage (the Summary API, resource metrics) to the apiserver, and
+ * machine as a Node, heartbeats through its Lease, serves its node API to the
+ * apiserver (container logs, resource usage, exec, attach and port-forward;
+ * HTTPS on port 10250, or a free one if taken, when given `tls`), and
  * runs the pods bound to it as containers through CRI: one reconciler on the
  * node's own Manager, `for(Pod)` scoped by the field selector
  * `spec.nodeName=<name>` (the node's Service rules and pod routes share the
@@ -28,6 +29,8 @@ import { podsOf } from "./pod-scope.js";
 import { PodDirs } from "./pod-state.js";
 import { PodWorker } from "./pod-worker.js";
 import { measuredPods, NodeStats, readNodeUsage } from "./stats/index.js";
+import { streamLookup } from "./stream-lookup.js";
+import { StreamServer } from "./streaming/index.js";
 import type { ObjectKind, WorkerDeps } from "./worker-deps.js";
 
 const API_VERSIONS: Record<ObjectKind, string> = {
@@ -140,19 +143,36 @@ export class NodeAgent {
       },
       o.log,
     );
-    const logs = new LogServer(logLookup(this.workers, dirs), token, { stats });
+    const streams = new StreamServer(
+      streamLookup(this.workers),
+      runtime.cri,
+      loops.signal,
+      async (id) => {
+        const status = await runtime.cri.containerStatus(id, {
+          verbose: true,
+          timeoutMs: 10_000,
+        });
+        const info = JSON.parse(status.info?.info ?? "{}") as { pid?: number };
+        return info.pid;
+      },
+    );
+    const logs = new LogServer(logLookup(this.workers, dirs), token, {
+      stats,
+      streams,
+      ...(o.tls ? { tls: o.tls } : {}),
+    });
     let node: Node;
     const facts = {
       name: o.nodeName,
       podCIDR: o.podCIDR,
       port: 0,
-      token,
+      token: o.tls ? "" : token,
       internalIP: o.nodeIP,
       runtimeVersion,
     };
     try {
       // Before the Manager: the Node names the log port. It closes when the Manager's signal aborts.
-      this.port = facts.port = await logs.start(loops.signal, o.port, o.nodeIP);
+      this.port = facts.port = await listenNodeApi(logs, loops.signal, this.options.port, o.nodeIP);
       node = await registerNode(this.client, facts);
     } catch (e) {
       loops.abort();
@@ -238,5 +258,23 @@ export class NodeAgent {
       }
       await delay(100, idle.signal);
     }
+  }
+}
+
+/** kubelet's port, unless the agent was given one, or it is taken (then any free port: the Node names it). */
+const KUBELET_PORT = 10250;
+
+async function listenNodeApi(
+  server: LogServer,
+  signal: AbortSignal,
+  port: number | undefined,
+  host: string,
+): Promise<number> {
+  if (port !== undefined) return server.start(signal, port, host);
+  try {
+    return await server.start(signal, KUBELET_PORT, host);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EADDRINUSE") throw e;
+    return server.start(signal, 0, host);
   }
 }

@@ -98,7 +98,8 @@ export class CriRuntime implements PodRuntime {
   private readonly log: (msg: string, err?: unknown) => void;
 
   private constructor(
-    private readonly cri: CriClient,
+    /** The CRI client; the node API's streaming calls (exec, attach, port-forward) use it too. */
+    readonly cri: CriClient,
     private readonly o: CriRuntimeOptions,
   ) {
     this.images = new ImagePuller(cri, o.pullBackoff ?? DEFAULT_CRASH_BACKOFF);

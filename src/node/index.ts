@@ -40,6 +40,7 @@ export {
   LogServer,
   type LogServerOptions,
   type LogTarget,
+  type NodeApiTls,
 } from "./log-server.js";
 export {
   applyScript,
@@ -71,3 +72,4 @@ export {
   routeInventoryPath,
 } from "./routes/index.js";
 export type { Summary, SummaryJson } from "./stats/index.js";
+export { StreamServer } from "./streaming/index.js";

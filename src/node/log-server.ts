@@ -1,21 +1,29 @@
 /**
- * The agent's HTTP endpoint, which the apiserver proxies to (the kubelet's
- * port). Container logs for `pods/log`:
+ * The agent's node API, which the apiserver proxies to (the kubelet's port).
+ * Container logs for `pods/log`:
  * `GET /containerLogs/<namespace>/<pod>/<container>` with `follow`, `previous`, `tailLines`, `limitBytes`, `sinceSeconds`,
  * `sinceTime`, `timestamps`, as the kubelet serves it, from the records the
- * runtime writes in the CRI logging format (cri-log.ts). And, given a
- * NodeStats, resource usage: `GET /stats/summary` (the Summary API's JSON)
- * and `GET /metrics/resource` (Prometheus text), see stats/. It listens on
- * the node's InternalIP only (127.0.0.1 unless `--node-ip` says otherwise)
- * and wants the bearer token the agent publishes in its Node's annotations
- * (which only those who may read Nodes can see). Errors are `Status` objects.
+ * runtime writes in the CRI logging format (cri-log.ts). Given a NodeStats,
+ * resource usage: `GET /stats/summary` (the Summary API's JSON) and
+ * `GET /metrics/resource` (Prometheus text), see stats/. Given a
+ * StreamServer, `/exec`, `/attach` and `/portForward` on upgraded
+ * connections (streaming/). It listens on the node's InternalIP only
+ * (127.0.0.1 unless `--node-ip` says otherwise). With `tls` it serves HTTPS
+ * and lets in only a client certificate from the cluster CA with the
+ * apiserver's name; without, HTTP and the bearer token the agent publishes in
+ * its Node's annotations (which only those who may read Nodes can see).
+ * Errors are `Status` objects (plain text on a refused upgrade, as the kubelet).
  */
 import { timingSafeEqual } from "node:crypto";
 import http from "node:http";
+import https from "node:https";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
+import type { TLSSocket } from "node:tls";
 import { readCriLog } from "./cri-log.js";
 import type { LogOptions, LogRead } from "./log-reader.js";
 import type { NodeStats } from "./stats/index.js";
+import { refuseUpgrade, StreamServer } from "./streaming/index.js";
 
 const STATS_PATHS = new Set(["/stats/summary", "/metrics/resource"]);
 
@@ -60,7 +68,18 @@ function status(res: http.ServerResponse, code: number, message: string): void {
   res.end(body);
 }
 
-function authorized(req: http.IncomingMessage, token: string): boolean {
+/**
+ * With TLS, the caller's certificate, verified against the client CA, must
+ * name one of the allowed users (the apiserver's client certificate, kube's
+ * `--kubelet-client-certificate`); without, the bearer token.
+ */
+function authorized(req: http.IncomingMessage, token: string, tls?: NodeApiTls): boolean {
+  if (tls) {
+    const socket = req.socket as TLSSocket;
+    if (!socket.authorized) return false;
+    const cn = socket.getPeerCertificate().subject?.CN;
+    return typeof cn === "string" && tls.allowedUsers.includes(cn);
+  }
   const got = Buffer.from(req.headers.authorization ?? "");
   const want = Buffer.from(`Bearer ${token}`);
   return got.length === want.length && timingSafeEqual(got, want);
@@ -88,7 +107,21 @@ function options(q: URLSearchParams): LogOptions | string {
   return out;
 }
 
+/** The node API over HTTPS: its serving pair and whom it lets in. */
+export interface NodeApiTls {
+  certPem: string;
+  keyPem: string;
+  /** The CA that signs the callers' client certificates (the cluster CA). */
+  clientCAPem: string;
+  /** Common names of the client certificates let in. */
+  allowedUsers: string[];
+}
+
 export interface LogServerOptions {
+  /** Serves HTTPS, callers authenticated by client certificate, instead of HTTP with the token. */
+  tls?: NodeApiTls;
+  /** Serves `/exec`, `/attach` and `/portForward` on upgraded connections. */
+  streams?: StreamServer;
   /** How often a followed log is read again (ms); 200 unless given. */
   followPollMs?: number;
   /** Serves `/stats/summary` and `/metrics/resource` when given. */
@@ -108,7 +141,24 @@ export class LogServer {
 
   /** Listens on `host` (a free port unless given); stops when `signal` aborts. */
   async start(signal: AbortSignal, port = 0, host = "127.0.0.1"): Promise<number> {
-    const server = http.createServer((req, res) => this.handle(req, res, signal));
+    const handler = (req: http.IncomingMessage, res: http.ServerResponse) =>
+      this.handle(req, res, signal);
+    const tls = this.options.tls;
+    const server = tls
+      ? https.createServer(
+          {
+            cert: tls.certPem,
+            key: tls.keyPem,
+            ca: tls.clientCAPem,
+            requestCert: true,
+            rejectUnauthorized: false,
+          },
+          handler,
+        )
+      : http.createServer(handler);
+    server.on("upgrade", (req: http.IncomingMessage, socket: Duplex, head: Buffer) =>
+      this.upgrade(req, socket, head),
+    );
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(port, host, () => resolve());
@@ -124,8 +174,17 @@ export class LogServer {
     return (server.address() as AddressInfo).port;
   }
 
+  private upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
+    const path = new URL(req.url ?? "/", "http://agent").pathname;
+    const streams = this.options.streams;
+    if (!authorized(req, this.token, this.options.tls)) refuseUpgrade(socket, 401, "Unauthorized");
+    else if (!streams || !StreamServer.handles(path))
+      refuseUpgrade(socket, 404, "404 page not found");
+    else void streams.handleUpgrade(req, socket, head);
+  }
+
   private handle(req: http.IncomingMessage, res: http.ServerResponse, signal: AbortSignal): void {
-    if (!authorized(req, this.token)) {
+    if (!authorized(req, this.token, this.options.tls)) {
       status(res, 401, "Unauthorized");
       return;
     }

@@ -4,6 +4,7 @@ import type { Cache } from "../runtime/index.js";
 import { type BackoffOptions, DEFAULT_CRASH_BACKOFF } from "./backoff.js";
 import { DEFAULT_CRI_POD_CIDR } from "./containerd/index.js";
 import type { PodDnsSettings } from "./cri/index.js";
+import type { NodeApiTls } from "./log-server.js";
 import { HOST_IP } from "./node-object.js";
 
 export interface AgentOptions {
@@ -37,6 +38,11 @@ export interface AgentOptions {
    * and --resolv-conf. Omitted: containerd gives pods the host's resolv.conf.
    */
   dns?: PodDnsSettings;
+  /**
+   * The node API over HTTPS (a serving pair from the cluster CA, callers by
+   * client certificate); without it, HTTP with a bearer token in the Node's annotations.
+   */
+  tls?: NodeApiTls;
   /** On stop, leave the pods running (for the next agent to adopt). */
   keepWorkloads?: boolean;
   log?(msg: string, err?: unknown): void;
@@ -48,8 +54,9 @@ export interface CriAgentOptions {
 }
 
 export type ResolvedOptions = Required<
-  Omit<AgentOptions, "log" | "sharedCache" | "cri" | "dns">
+  Omit<AgentOptions, "log" | "sharedCache" | "cri" | "dns" | "tls">
 > & {
+  tls?: NodeApiTls;
   log(msg: string, err?: unknown): void;
   sharedCache?: Cache;
   cri?: CriAgentOptions;
@@ -78,6 +85,7 @@ export function withDefaults(o: AgentOptions): ResolvedOptions {
     keepWorkloads: o.keepWorkloads ?? false,
     ...(o.cri ? { cri: o.cri } : {}),
     ...(o.dns ? { dns: o.dns } : {}),
+    ...(o.tls ? { tls: o.tls } : {}),
     log: o.log ?? (() => {}),
   };
 }

@@ -1,20 +1,21 @@
 /**
  * Resource usage on containers, read as the apiserver's proxy would read it:
  * `hearth up --runtime cri` runs a busybox pod burning CPU and one holding
- * about 40 MiB; the node agent's endpoint (its address, port and token taken
- * from the Node object, as the pods/log proxy does) serves `/stats/summary`
+ * about 40 MiB; the node agent's API (its address and port taken from the
+ * Node object, over HTTPS with the apiserver's client certificate, as the
+ * pods/log proxy reaches it) serves `/stats/summary`
  * and `/metrics/resource`. The CPU pod's usage rises between two reads (and
  * the summary's second read has a rate), the memory pod's working set is at
- * least 30 MiB, the node has figures, and a read without the token is a 401.
+ * least 30 MiB, the node has figures, and a read without the certificate is a 401.
  * Skips unless root with containerd and the built images.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { NODE_LOG_TOKEN_ANNOTATION, type Node } from "../../src/api/index.js";
 import type { SummaryJson } from "../../src/node/index.js";
 import { withCriHearth } from "../support/cri-hearth.js";
 import { criSkipReason } from "../support/cri-node.js";
-import { type Hearth, kubectlJson, waitFor } from "../support/hearth-process.js";
+import { waitFor } from "../support/hearth-process.js";
+import { type NodeApi, nodeApi, nodeApiGet } from "../support/node-api.js";
 
 const POD_CIDR = "10.246.0.0/24";
 const SERVICE_CIDR = "10.247.0.0/16";
@@ -52,37 +53,14 @@ const PODS = {
   ],
 };
 
-interface Endpoint {
-  url: string;
-  token: string;
+async function read(e: NodeApi, path: string, anonymous = false) {
+  return nodeApiGet(e, path, { anonymous });
 }
 
-/** Where the node agent serves, from the Node object, as the apiserver's pods/log proxy finds it. */
-async function agentEndpoint(h: Hearth): Promise<Endpoint> {
-  const nodes = (await kubectlJson(h, ["get", "nodes"]))?.items as Node[] | undefined;
-  const node = nodes?.[0];
-  assert.ok(node, "a Node");
-  const address = node.status?.addresses?.find((a) => a.type === "InternalIP")?.address;
-  const port = node.status?.daemonEndpoints?.kubeletEndpoint?.Port;
-  const token = node.metadata.annotations?.[NODE_LOG_TOKEN_ANNOTATION];
-  assert.ok(
-    address && port && token,
-    `the Node names the agent's endpoint: ${JSON.stringify(node.status)}`,
-  );
-  return { url: `http://${address}:${port}`, token };
-}
-
-async function read(e: Endpoint, path: string, token = e.token): Promise<Response> {
-  return fetch(`${e.url}${path}`, {
-    headers: { authorization: `Bearer ${token}` },
-    signal: AbortSignal.timeout(30_000),
-  });
-}
-
-async function summary(e: Endpoint): Promise<SummaryJson> {
+async function summary(e: NodeApi): Promise<SummaryJson> {
   const res = await read(e, "/stats/summary");
-  assert.equal(res.status, 200, await res.clone().text());
-  return (await res.json()) as SummaryJson;
+  assert.equal(res.status, 200, res.text);
+  return JSON.parse(res.text) as SummaryJson;
 }
 
 const podOf = (s: SummaryJson, name: string) => s.pods.find((p) => p.podRef.name === name);
@@ -107,9 +85,9 @@ describe("resource usage of containers: /stats/summary and /metrics/resource", {
           ["wait", "--for=condition=Ready", "pod", "cpu-burner", "memory-holder", "--timeout=120s"],
           { timeoutMs: 130_000 },
         );
-        const agent = await agentEndpoint(h);
-        assert.equal((await read(agent, "/stats/summary", "wrong")).status, 401);
-        assert.equal((await read(agent, "/metrics/resource", "wrong")).status, 401);
+        const agent = await nodeApi(h);
+        assert.equal((await read(agent, "/stats/summary", true)).status, 401);
+        assert.equal((await read(agent, "/metrics/resource", true)).status, 401);
 
         // The summary: the burner's CPU time rises, and from the second read on it has a rate.
         const first = await waitFor("the burner in the summary", async () => {
@@ -150,8 +128,8 @@ describe("resource usage of containers: /stats/summary and /metrics/resource", {
         const scrape = async () => {
           const res = await read(agent, "/metrics/resource");
           assert.equal(res.status, 200);
-          assert.match(res.headers.get("content-type") ?? "", /^text\/plain; version=0\.0\.4/);
-          return res.text();
+          assert.match(res.contentType, /^text\/plain; version=0\.0\.4/);
+          return res.text;
         };
         const burnerCpu = 'pod_cpu_usage_seconds_total{namespace="default",pod="cpu-burner"}';
         const text1 = await scrape();

@@ -13,6 +13,7 @@ import type { Authorizer, UserInfo } from "../auth/types.js";
 import type { RequestInfo } from "../http/request-info.js";
 import { warningHeaderValues } from "../http/warning-header.js";
 import type { ResourceUsage } from "../metrics-api/resource-usage.js";
+import type { NodeClientTls } from "../node-connection.js";
 import type { ResourceRegistry } from "../resources/registry.js";
 import type { ResourceType } from "../resources/resource-type.js";
 import type { ObjectStore } from "../store/object-store.js";
@@ -29,6 +30,8 @@ export interface ServerContext {
   /** Whether a namespace exists and takes new content (from a watch-fed cache). */
   namespaces: NamespaceLifecycle;
   authorizer: Authorizer;
+  /** The client certificate the apiserver shows node agents, and the CA their serving certificates chain to. */
+  nodeClient?: NodeClientTls;
   /** Issues ServiceAccount tokens (the `token` subresource); absent when no signing key is set. */
   serviceAccountTokens?: ServiceAccountTokens;
   /** The node agents' figures behind metrics.k8s.io; without it the metrics lists are empty. */

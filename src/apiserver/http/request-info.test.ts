@@ -25,6 +25,15 @@ describe("parseRequestInfo", () => {
     assert.equal(parse("PATCH", "/api/v1/namespaces/ns/configmaps/x")?.verb, "patch");
   });
 
+  it("takes the parts after a proxy subresource as its path, and nothing else past a subresource", () => {
+    const proxy = parse("GET", "/api/v1/nodes/n1/proxy/stats/summary");
+    assert.deepEqual(
+      [proxy?.resource, proxy?.name, proxy?.subresource, proxy?.verb],
+      ["nodes", "n1", "proxy", "get"],
+    );
+    assert.equal(parse("GET", "/api/v1/namespaces/ns/pods/p/log/more"), undefined);
+  });
+
   it("treats a Namespace as being in itself, with status and finalize as its subresources", () => {
     const ns = parse("GET", "/api/v1/namespaces/foo");
     assert.equal(ns?.resource, "namespaces");

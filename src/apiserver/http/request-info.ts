@@ -63,7 +63,10 @@ export function parseRequestInfo(
     at += 2;
   }
   const resource = parts[at];
-  if (!resource || parts.length - at > 3) return undefined;
+  // `…/<name>/proxy/<path>`: kube's RequestInfo takes the parts after the subresource as the
+  // proxied path (nodes/proxy); any other resource path has at most three parts.
+  const proxied = parts[at + 2] === "proxy" && parts.length - at > 3;
+  if (!resource || (parts.length - at > 3 && !proxied)) return undefined;
   const name = parts[at + 1];
   const subresource = parts[at + 2];
   // kube-apiserver: a Namespace object is "in" itself, so a RoleBinding there can grant access to it.

@@ -13,7 +13,13 @@
  */
 import { setTimeout as delay } from "node:timers/promises";
 import type { Node } from "../../api/index.js";
-import { agentGet, agentUrl, type NodeConnection, nodeConnectionOf } from "../node-connection.js";
+import {
+  agentGet,
+  agentUrl,
+  type NodeClientTls,
+  type NodeConnection,
+  nodeConnectionOf,
+} from "../node-connection.js";
 import { readResourceMetrics } from "./resource-scrape.js";
 import { UsageHistory } from "./usage-history.js";
 
@@ -25,6 +31,8 @@ export interface ResourceUsageOptions {
   /** How long one scrape may take (ms). */
   timeoutMs?: number;
   log?: (msg: string, err?: unknown) => void;
+  /** The apiserver's client certificate for the node API (node-connection.ts). */
+  tls?: NodeClientTls;
   /** The text of a node's `/metrics/resource` (tests); the agent's by default. */
   scrape?: (node: NodeConnection, signal: AbortSignal) => Promise<string>;
   /** A monotonic clock in ms (tests); `performance.now` by default. */
@@ -59,6 +67,7 @@ export class ResourceUsage {
   private readonly log: (msg: string, err?: unknown) => void;
   private readonly scrape: (node: NodeConnection, signal: AbortSignal) => Promise<string>;
   private readonly now: () => number;
+  private readonly tls: NodeClientTls | undefined;
 
   constructor(
     private readonly signal: AbortSignal,
@@ -70,6 +79,7 @@ export class ResourceUsage {
     this.log = opts.log ?? (() => {});
     this.scrape = opts.scrape ?? scrapeAgent;
     this.now = opts.now ?? (() => performance.now());
+    this.tls = opts.tls;
   }
 
   /** The usage histories of `nodes`, brought up to date; nodes that could not be read are left out. */
@@ -127,7 +137,7 @@ export class ResourceUsage {
   private async scrapeOnce(entry: NodeEntry, node: Node): Promise<boolean> {
     const name = node.metadata.name ?? "";
     try {
-      const connection = nodeConnectionOf(node);
+      const connection = nodeConnectionOf(node, this.tls);
       const signal = AbortSignal.any([this.signal, AbortSignal.timeout(this.timeoutMs)]);
       const text = await this.scrape(connection, signal);
       entry.history.store(readResourceMetrics(text));

@@ -2,10 +2,11 @@
  * The core/v1 Node kind (cluster-scoped), registered by node agents: kube's
  * table columns (STATUS from the Ready condition, ROLES from
  * `node-role.kubernetes.io/*` labels, VERSION; wide: addresses, OS, kernel,
- * runtime) and the `spec.unschedulable` field selector.
+ * runtime), the `spec.unschedulable` field selector, and `nodes/proxy` (node-proxy.ts).
  */
 import type { KubeObject, Node } from "../../api/index.js";
 import { nodeSchema } from "../schemas/index.js";
+import { handleNodeProxy } from "./node-proxy.js";
 import { validateNode } from "./node-validation.js";
 import { type ResourceType, STANDARD_VERBS } from "./resource-type.js";
 import { ageColumn } from "./table.js";
@@ -47,6 +48,7 @@ export const nodeType: ResourceType = {
   categories: [],
   verbs: STANDARD_VERBS,
   status: true,
+  subresourceHandlers: { proxy: handleNodeProxy },
   nameRule: "dns1123-subdomain",
   strategicMergePatch: true,
   schema: nodeSchema,

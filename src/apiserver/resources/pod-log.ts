@@ -1,15 +1,14 @@
 /**
  * GET `/api/v1/namespaces/<ns>/pods/<name>/log`: kube-apiserver's pod log
  * subresource. The apiserver checks the container and the options, then
- * proxies to the node agent that runs the pod (reached through
- * node-connection.ts). `follow` streams until the container's
+ * proxies to the node agent that runs the pod (node-connection.ts). `follow` streams until the container's
  * run ends, the client goes away or the server stops.
  */
 import { ApiError, BadRequestError, MethodNotAllowedError, type Pod } from "../../api/index.js";
 import type { RequestContext } from "../handlers/context.js";
 import { parseInt64 } from "../handlers/list-options.js";
 import { trackLongRunning } from "../metrics.js";
-import { agentRequest, agentUrl, type NodeConnection, nodeConnection } from "../node-connection.js";
+import { agentUrl, type NodeConnection, nodeConnection } from "../node-connection.js";
 
 function isTrue(v: string | null): boolean {
   return v === "true" || v === "1";
@@ -84,7 +83,7 @@ export async function handlePodLog(ctx: RequestContext): Promise<void> {
 
 function proxy(ctx: RequestContext, node: NodeConnection, path: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const upstream = agentRequest(node, path, ctx.server.signal);
+    const upstream = node.request(path, { method: "GET" });
     const stop = () => upstream.destroy();
     ctx.res.on("close", stop);
     upstream.on("error", (e) => {

@@ -10,6 +10,7 @@ import { DEFAULT_TERMINATION_GRACE_SECONDS, type Pod } from "../../api/index.js"
 import { podSchema } from "../schemas/index.js";
 import { handlePodBinding } from "./pod-binding.js";
 import { podColumns } from "./pod-columns.js";
+import { connectHandler } from "./pod-connect.js";
 import { defaultPod, initialStatus } from "./pod-defaults.js";
 import { handlePodEviction } from "./pod-eviction.js";
 import { handlePodLog } from "./pod-log.js";
@@ -71,5 +72,8 @@ export const podType: ResourceType = {
     log: handlePodLog,
     binding: handlePodBinding,
     eviction: handlePodEviction,
+    exec: connectHandler("exec"),
+    attach: connectHandler("attach"),
+    portforward: connectHandler("portforward"),
   },
 };

@@ -1,7 +1,7 @@
 /**
  * core/v1 `Container` as Hearth serves it: name, image, command, args,
  * workingDir, env, envFrom, ports, resources, volumeMounts, the three
- * probes and securityContext, with kube's SMP/SSA keys (env by name, ports by containerPort,
+ * probes, securityContext, stdin, stdinOnce and tty, with kube's SMP/SSA keys (env by name, ports by containerPort,
  * volumeMounts by mountPath).
  */
 import type { Schema } from "../../api/index.js";
@@ -124,6 +124,15 @@ export const container: Schema = object(
       description:
         "StartupProbe indicates that the Pod has successfully initialized. If specified, no other probes are executed until this completes successfully. If this probe fails, the Pod will be restarted, just as if the livenessProbe failed. Cannot be updated. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes",
     },
+    stdin: bool(
+      "Whether this container should allocate a buffer for stdin in the container runtime. If this is not set, reads from stdin in the container will always result in EOF. Default is false.",
+    ),
+    stdinOnce: bool(
+      "Whether the container runtime should close the stdin channel after it has been opened by a single attach. When stdin is true the stdin stream will remain open across multiple attach sessions. If stdinOnce is set to true, stdin is opened on container start, is empty until the first client attaches to stdin, and then remains open and accepts data until the client disconnects, at which time stdin is closed and remains closed until the container is restarted. If this flag is false, a container processes that reads from stdin will never receive an EOF. Default is false",
+    ),
+    tty: bool(
+      "Whether this container should allocate a TTY for itself, also requires 'stdin' to be true. Default is false.",
+    ),
     volumeMounts: mapList(
       "Pod volumes to mount into the container's filesystem. Cannot be updated.",
       "mountPath",

@@ -187,6 +187,53 @@ export class CriClient {
     return this.channel.unary("runtime", "ExecSync", req, { ...opts, timeoutMs }, container(id));
   }
 
+  /** A URL on the runtime's streaming server where `cmd` runs in the container once connected. */
+  async exec(
+    id: string,
+    req: { cmd: string[]; tty: boolean; stdin: boolean; stdout: boolean; stderr: boolean },
+    opts: CallOptions,
+  ): Promise<string> {
+    const body = { containerId: id, ...req };
+    const res = await this.channel.unary<{ url: string }>(
+      "runtime",
+      "Exec",
+      body,
+      opts,
+      container(id),
+    );
+    return res.url;
+  }
+
+  /** A URL on the runtime's streaming server attached to the container's main process. */
+  async attach(
+    id: string,
+    req: { tty: boolean; stdin: boolean; stdout: boolean; stderr: boolean },
+    opts: CallOptions,
+  ): Promise<string> {
+    const body = { containerId: id, ...req };
+    const res = await this.channel.unary<{ url: string }>(
+      "runtime",
+      "Attach",
+      body,
+      opts,
+      container(id),
+    );
+    return res.url;
+  }
+
+  /** A URL on the runtime's streaming server forwarding to ports of the sandbox's network namespace. */
+  async portForward(sandboxId: string, ports: number[], opts: CallOptions): Promise<string> {
+    const body = { podSandboxId: sandboxId, port: ports };
+    const res = await this.channel.unary<{ url: string }>(
+      "runtime",
+      "PortForward",
+      body,
+      opts,
+      sandbox(sandboxId),
+    );
+    return res.url;
+  }
+
   async containerStats(id: string, opts: CallOptions): Promise<ContainerStats> {
     const res = await this.channel.unary<{ stats: ContainerStats }>(
       "runtime",

@@ -48,9 +48,6 @@ const FQDN_MAX_LENGTH = 64;
 type VolumeMount = NonNullable<Container["volumeMounts"]>[number];
 type ContainerPort = NonNullable<Container["ports"]>[number];
 type KubeContainer = Omit<Container, "volumeMounts"> & {
-  stdin?: boolean;
-  stdinOnce?: boolean;
-  tty?: boolean;
   terminationMessagePath?: string;
   terminationMessagePolicy?: string;
   volumeMounts?: (VolumeMount & { mountPropagation?: string })[];

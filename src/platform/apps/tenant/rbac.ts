@@ -89,7 +89,17 @@ export function tenantClusterRoles(appPlurals: string[], adminPlurals: string[])
     // `kubectl top pods` in the tenant's namespaces (node metrics need cluster rights).
     { apiGroups: ["metrics.k8s.io"], resources: ["pods"], verbs: ["get", "list"] },
   ];
-  const use = [...view, { apiGroups: [""], resources: ["pods/log"], verbs: ["get"] }];
+  // `use` works in the tenant's pods (Cozystack's `use` reaches its VMs' consoles and
+  // port-forward): exec, attach and port-forward are `create` on those subresources.
+  const use = [
+    ...view,
+    { apiGroups: [""], resources: ["pods/log"], verbs: ["get"] },
+    {
+      apiGroups: [""],
+      resources: ["pods/exec", "pods/attach", "pods/portforward"],
+      verbs: ["create", "get"],
+    },
+  ];
   // Evicting a pod of the tenant's own apps respects their disruption budgets.
   const evict = { apiGroups: [""], resources: ["pods/eviction"], verbs: ["create"] };
   const admin = [
