@@ -78,15 +78,19 @@ export const IMAGE_SPECS: readonly ImageSpec[] = [
   {
     name: "etcd",
     tag: "3.4",
-    source: { kind: "apt", packages: ["etcd-server"] },
-    setup: ["ln -s /usr/bin/etcd /usr/local/bin/etcd", "mkdir -p /var/lib/etcd"],
+    source: { kind: "apt", packages: ["etcd-server", "etcd-client"] },
+    setup: [
+      "ln -s /usr/bin/etcd /usr/local/bin/etcd",
+      "ln -s /usr/bin/etcdctl /usr/local/bin/etcdctl",
+      "mkdir -p /var/lib/etcd",
+    ],
     config: {
       cmd: ["/usr/local/bin/etcd"],
       env: [PATH],
       exposedPorts: ["2379/tcp", "2380/tcp"],
     },
     differs:
-      "etcd's own image (gcr.io/etcd-development/etcd) is distroless; this one is on Debian's minbase root (a shell, coreutils). /usr/local/bin/etcd is a link to Debian's /usr/bin/etcd. There is no etcdctl (etcd-client is a separate package).",
+      "etcd's own image (gcr.io/etcd-development/etcd) is distroless; this one is on Debian's minbase root (a shell, coreutils). /usr/local/bin/etcd and etcdctl (as upstream's image has both) are links to Debian's etcd-server and etcd-client binaries.",
   },
   {
     name: "postgres",

@@ -58,9 +58,6 @@ spec:
     command: [etcd]
     env: [{name: POD_IP, valueFrom: {fieldRef: {fieldPath: status.podIP}}}]
     args: [--data-dir=/tmp/etcd, --listen-client-urls=http://0.0.0.0:2379, "--advertise-client-urls=http://$(POD_IP):2379"]
-    # The image has no etcdctl (Debian's etcd-client is another package): the host's, lent read-only.
-    volumeMounts: [{name: etcdctl, mountPath: /usr/local/bin/etcdctl, readOnly: true}]
-  volumes: [{name: etcdctl, hostPath: {path: /usr/bin/etcdctl, type: File}}]
 ---
 apiVersion: v1
 kind: Pod
