@@ -331,5 +331,12 @@ export const NODE = { apiVersion: "v1", kind: "Node" } as const;
 /** Annotation on a Node: the bearer token its agent's log endpoint expects from the apiserver. */
 export const NODE_LOG_TOKEN_ANNOTATION = "node.hearth.dev/log-token";
 
+/**
+ * Annotation on a Node: the CA (PEM) of its agent's own serving certificate,
+ * when that is not from the cluster CA (a `hearth node`, which holds no CA
+ * key); the apiserver checks the node API's certificate against it.
+ */
+export const NODE_API_CA_ANNOTATION = "node.hearth.dev/api-ca";
+
 /** kube's default grace period for a pod's termination, seconds. */
 export const DEFAULT_TERMINATION_GRACE_SECONDS = 30;

@@ -13,7 +13,13 @@
  */
 import http from "node:http";
 import https from "node:https";
-import { ApiError, NODE_LOG_TOKEN_ANNOTATION, type Node, NotFoundError } from "../api/index.js";
+import {
+  ApiError,
+  NODE_API_CA_ANNOTATION,
+  NODE_LOG_TOKEN_ANNOTATION,
+  type Node,
+  NotFoundError,
+} from "../api/index.js";
 import type { ResourceRegistry } from "./resources/registry.js";
 import type { ObjectStore } from "./store/object-store.js";
 
@@ -61,6 +67,8 @@ export function nodeConnectionOf(
     );
   const port = node.status?.daemonEndpoints?.kubeletEndpoint?.Port || KUBELET_DEFAULT_PORT;
   const token = node.metadata.annotations?.[NODE_LOG_TOKEN_ANNOTATION] ?? "";
+  // An agent's own serving CA (a `hearth node`), else the cluster CA.
+  const servingCA = node.metadata.annotations?.[NODE_API_CA_ANNOTATION] || tls?.caPem;
   const base = { nodeName: node.metadata.name ?? "", address, port };
   if (token || !tls)
     return {
@@ -90,7 +98,7 @@ export function nodeConnectionOf(
         headers: o.headers ?? {},
         cert: tls.certPem,
         key: tls.keyPem,
-        ca: tls.caPem,
+        ca: servingCA,
         agent: false,
         signal: o.signal ?? stop,
       }),

@@ -16,7 +16,7 @@ import { mkdirSync } from "node:fs";
 import { isIPv4 } from "node:net";
 import { resolve } from "node:path";
 import { pino } from "pino";
-import { type Client, clientFromKubeconfig } from "../client/index.js";
+import { type Client, clientFromKubeconfig, loadKubeconfig } from "../client/index.js";
 import {
   type AgentOptions,
   bridgeName,
@@ -36,6 +36,7 @@ import {
   runtimeChoice,
   startContainerRuntime,
 } from "./container-runtime.js";
+import { ownNodeApiTls } from "./node-api-tls.js";
 
 export const NODE_BOOLEAN_FLAGS = ["keep-workloads"];
 
@@ -152,7 +153,12 @@ export async function node(argv: string[]): Promise<void> {
   const log = pino({ name: "hearth-node" }, pino.destination(2));
   const dataDir = resolve(args.flags.get("data-dir") ?? ".hearth-node");
   const client = await clientFromKubeconfig(resolve(kubeconfig));
-  const options = agentOptions(args, dataDir, (msg, err) => log.error({ err }, msg));
+  const { caPem } = await loadKubeconfig(resolve(kubeconfig));
+  const options = {
+    ...agentOptions(args, dataDir, (msg, err) => log.error({ err }, msg)),
+    // HTTPS to the apiserver's client certificate when the kubeconfig names the cluster CA.
+    ...(caPem ? { tls: await ownNodeApiTls(caPem, nodeIP) } : {}),
+  };
   if (options.dns) await checkClusterDomain(client, options.dns.clusterDomain);
   const controller = new AbortController();
   const running = await startNodeAgent(client, options, controller.signal, runtime);

@@ -24,15 +24,13 @@
 import { join } from "node:path";
 import { type Client, createHttpClient } from "../client/index.js";
 import { runCoreControllers } from "../controllers/index.js";
-import type { NodeApiTls } from "../node/index.js";
-import { issueLeaf } from "../pki/index.js";
 import type { Cache } from "../runtime/index.js";
 import { serveApi } from "./apiserver.js";
 import { durationFlag, parseArgs, quantityFlag } from "./args.js";
 import { startUpClusterDns, upPodDns } from "./cluster-dns.js";
 import { checkRuntimeCanStart, runtimeChoice } from "./container-runtime.js";
-import { NODE_CLIENT_USER, type ServerPki } from "./data-dir.js";
 import { agentOptions, NODE_BOOLEAN_FLAGS, nodeIPFlag, startNodeAgent } from "./node.js";
+import { clusterNodeApiTls } from "./node-api-tls.js";
 import {
   checkedInDefinitions,
   platformAdmission,
@@ -104,7 +102,7 @@ export async function up(argv: string[]): Promise<void> {
             ...agentOptions(args, dataDir, logError),
             ...upPodDns(args, runtime),
             ...(coreCache ? { sharedCache: coreCache } : {}),
-            tls: await nodeApiTls(pki, nodeIP ?? "127.0.0.1"),
+            tls: await clusterNodeApiTls(pki.ca, nodeIP ?? "127.0.0.1"),
           },
           nodeStop.signal,
           runtime,
@@ -156,15 +154,4 @@ export async function up(argv: string[]): Promise<void> {
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
   process.stdout.write(`hearth is ready: ${server_url} (kubectl --kubeconfig ${kubeconfig})\n`);
-}
-
-/** The node API's serving pair for `ip`, from the cluster CA (made at each start), letting in the apiserver. */
-async function nodeApiTls(pki: ServerPki, ip: string): Promise<NodeApiTls> {
-  const serving = await issueLeaf(pki.ca, {
-    commonName: "hearth-node-api",
-    ipAddresses: [ip],
-    usage: ["server"],
-    days: 365,
-  });
-  return { ...serving, clientCAPem: pki.ca.certPem, allowedUsers: [NODE_CLIENT_USER] };
 }

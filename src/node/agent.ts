@@ -167,6 +167,7 @@ export class NodeAgent {
       podCIDR: o.podCIDR,
       port: 0,
       token: o.tls ? "" : token,
+      apiCA: o.tls?.servingCAPem ?? "",
       internalIP: o.nodeIP,
       runtimeVersion,
     };

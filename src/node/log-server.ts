@@ -115,6 +115,8 @@ export interface NodeApiTls {
   clientCAPem: string;
   /** Common names of the client certificates let in. */
   allowedUsers: string[];
+  /** The CA of the serving pair when it is the agent's own, published on the Node for the apiserver. */
+  servingCAPem?: string;
 }
 
 export interface LogServerOptions {

@@ -8,7 +8,12 @@
  */
 import { readFileSync } from "node:fs";
 import os from "node:os";
-import { NODE_LOG_TOKEN_ANNOTATION, type Node, type NodeCondition } from "../api/index.js";
+import {
+  NODE_API_CA_ANNOTATION,
+  NODE_LOG_TOKEN_ANNOTATION,
+  type Node,
+  type NodeCondition,
+} from "../api/index.js";
 
 export const KUBELET_VERSION = "v1.32.0-hearth";
 export const HOST_IP = "127.0.0.1";
@@ -44,6 +49,8 @@ export interface NodeFacts {
   podCIDR: string;
   port: number;
   token: string;
+  /** The CA of the node API's own serving certificate ("" when from the cluster CA). */
+  apiCA?: string;
   /** The InternalIP (default HOST_IP). */
   internalIP?: string;
   /** `<runtime name>://<version>` as CRI reports it (the kubelet's `containerRuntimeVersion`). */
@@ -95,7 +102,10 @@ export function nodeObject(f: NodeFacts, now: string, old?: Node): Node {
         "beta.kubernetes.io/os": "linux",
         "beta.kubernetes.io/arch": process.arch === "x64" ? "amd64" : process.arch,
       },
-      annotations: { [NODE_LOG_TOKEN_ANNOTATION]: f.token },
+      annotations: {
+        [NODE_LOG_TOKEN_ANNOTATION]: f.token,
+        ...(f.apiCA ? { [NODE_API_CA_ANNOTATION]: f.apiCA } : {}),
+      },
     },
     spec: { podCIDR: f.podCIDR, podCIDRs: [f.podCIDR] },
     status: {

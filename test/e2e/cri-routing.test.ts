@@ -28,6 +28,11 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import {
+  NODE_API_CA_ANNOTATION,
+  NODE_LOG_TOKEN_ANNOTATION,
+  type Node,
+} from "../../src/api/index.js";
+import {
   bridgeName,
   containerdLayout,
   readRouteInventory,
@@ -234,6 +239,18 @@ describe("pod routes between the nodes of one Hearth", { skip: skipReason() }, (
         `web-${NS_NODE} saw ${clientRoot}, directly and through its Service`,
       );
       assert.equal(await served(ROOT_NODE, clientNs), 5, `web-${ROOT_NODE} saw ${clientNs}`);
+      // The hearth node's API is HTTPS too, under a CA of its own that its Node publishes
+      // (no bearer token): the apiserver reaches it for logs (above) and exec.
+      const nsNode = JSON.parse(await h.kubectlOk(["get", "node", NS_NODE, "-o", "json"])) as Node;
+      assert.equal(nsNode.metadata.annotations?.[NODE_LOG_TOKEN_ANNOTATION], "");
+      assert.match(
+        nsNode.metadata.annotations?.[NODE_API_CA_ANNOTATION] ?? "",
+        /BEGIN CERTIFICATE/,
+      );
+      assert.equal(
+        (await h.kubectlOk(["exec", `web-${NS_NODE}`, "--", "cat", "/etc/hostname"])).trim(),
+        `web-${NS_NODE}`,
+      );
       // The root node's host reaches the other node's pod from its InternalIP (in the other
       // node's routed set with its pod CIDR), as every kube node reaches every pod.
       const res = await fetch(`http://${webNs}/`, { signal: AbortSignal.timeout(10_000) });
