@@ -50,7 +50,7 @@ export function streamingLines(r: StreamingResult | undefined): string[] {
   const g = s.ranges;
   return [
     "",
-    `streaming: busybox nc -e cat in a pod (${s.podIP}:${s.port}), kubectl port-forward vs direct TCP, ${s.repetitions.length} repetitions (ranges min–max)`,
+    `streaming: busybox nc -e cat in a pod (${s.podIP}:${s.port}), kubectl port-forward (${s.portForwardTransport}) vs direct TCP, ${s.repetitions.length} repetitions (ranges min–max)`,
     `  64 KiB echo p50   port-forward ${rg(g.echoP50Ms.portForward, "ms")}; direct ${rg(g.echoP50Ms.direct, "ms")}`,
     `  64 KiB echo p90   port-forward ${rg(g.echoP90Ms.portForward, "ms")}; direct ${rg(g.echoP90Ms.direct, "ms")}`,
     `                    added p50 ${rg(g.addedEchoP50Ms, "ms")}`,

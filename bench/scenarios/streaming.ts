@@ -71,6 +71,8 @@ export interface StreamingRanges {
 export type StreamingResult = CriGroupResult<{
   podIP: string;
   port: number;
+  /** kubectl's port-forward transport: its WebSocket tunnel, or SPDY when it fell back (-v=4 says so). */
+  portForwardTransport: "websocket" | "spdy-fallback";
   repetitions: StreamingRepetition[];
   ranges: StreamingRanges;
   errors: number;
@@ -248,6 +250,7 @@ export function streaming(dir: string, plan: StreamingPlan): Promise<StreamingRe
         return {
           podIP: ip,
           port: PORT,
+          portForwardTransport: /fallback/i.test(pf.output()) ? "spdy-fallback" : "websocket",
           repetitions: reps,
           ranges: rangesOf(reps),
           errors: errors.count,
