@@ -1,7 +1,8 @@
 /**
  * `hearth up --runtime cri` for the container benchmarks: a real child process
  * on a fresh data directory with its own containerd, registry, CNI bridge
- * (pod CIDR 10.240.0.0/24) and Service rules (service CIDR 10.241.0.0/16),
+ * (pod CIDR 10.240.0.0/24 unless a group passes its own) and Service rules
+ * (service CIDR 10.241.0.0/16),
  * and a client from its admin kubeconfig. The processes a window measures are
  * found from the data directory only — containerd from its pid file, the shims
  * as the parents of the task processes in containerd's state directory —
@@ -22,6 +23,14 @@ import { type PodWatch, watchPods } from "./pod-watch.js";
 
 export const CRI_POD_CIDR = "10.240.0.0/24";
 export const CRI_SERVICE_CIDR = "10.241.0.0/16";
+
+/** The pod and service CIDRs of one `hearth up`. */
+export interface CriNetwork {
+  podCIDR: string;
+  serviceCIDR: string;
+}
+
+export const CRI_NETWORK: CriNetwork = { podCIDR: CRI_POD_CIDR, serviceCIDR: CRI_SERVICE_CIDR };
 
 export type ContainerdLayout = ReturnType<typeof containerdLayout>;
 
@@ -45,11 +54,22 @@ export function criGroupSkipReason(images: string[]): string | false {
   return false;
 }
 
-export async function startCriHearth(dir: string, name: string): Promise<CriHearth> {
+export async function startCriHearth(
+  dir: string,
+  name: string,
+  network: CriNetwork = CRI_NETWORK,
+): Promise<CriHearth> {
   const dataDir = join(dir, name);
   const h = await startHearth({
     dataDir,
-    extraArgs: ["--runtime", "cri", "--pod-cidr", CRI_POD_CIDR, "--service-cidr", CRI_SERVICE_CIDR],
+    extraArgs: [
+      "--runtime",
+      "cri",
+      "--pod-cidr",
+      network.podCIDR,
+      "--service-cidr",
+      network.serviceCIDR,
+    ],
     timeoutMs: 180_000,
   }).catch(async (e: unknown) => {
     // A Hearth that never got ready may have been killed with its containerd running.
@@ -128,10 +148,11 @@ export async function onCriHearth<T>(
   name: string,
   images: string[],
   measure: (ch: CriHearth, watch: PodWatch) => Promise<T>,
+  network: CriNetwork = CRI_NETWORK,
 ): Promise<CriGroupResult<T>> {
   const skipped = criGroupSkipReason(images);
   if (skipped) return { skipped };
-  const ch = await startCriHearth(dir, name);
+  const ch = await startCriHearth(dir, name, network);
   const stop = new AbortController();
   let watch: PodWatch | undefined;
   let result: T;

@@ -14,6 +14,7 @@ import type { EtcdBootstrapPlan } from "./scenarios/etcd-bootstrap.js";
 import type { IdleTenantsPlan } from "./scenarios/idle-tenants.js";
 import type { ReconcilePlan } from "./scenarios/reconcile-throughput.js";
 import type { ServiceThroughputPlan } from "./scenarios/service-throughput.js";
+import type { StreamingPlan } from "./scenarios/streaming.js";
 import type { WatchesPlan } from "./scenarios/watches.js";
 
 /** Scenario groups, in the order they run. `apiserver` is (a)–(f) of the README. */
@@ -29,6 +30,7 @@ export const GROUPS = [
   "criIdlePods",
   "serviceThroughput",
   "clusterDns",
+  "streaming",
 ] as const;
 export type Group = (typeof GROUPS)[number];
 
@@ -66,6 +68,8 @@ export interface Plan {
   serviceThroughput: ServiceThroughputPlan;
   /** clusterDns: queries/s and p99 of Hearth's DNS server vs a bare UDP responder. */
   clusterDns: ClusterDnsPlan;
+  /** streaming: kubectl port-forward and exec vs a direct connection and nsenter. */
+  streaming: StreamingPlan;
   /** Characters of the ConfigMap's one data value. */
   payloadChars: number;
 }
@@ -122,6 +126,15 @@ const FULL: Plan = {
     readyDeadlineMs: 120_000,
   },
   clusterDns: { clients: 8, services: 1000, warmupMs: 500, durationMs: 3000, timeoutMs: 1000 },
+  streaming: {
+    echoes: 200,
+    warmup: 20,
+    echoBytes: 64 * 1024,
+    streamMiB: 64,
+    execs: 20,
+    repetitions: 5,
+    readyDeadlineMs: 120_000,
+  },
   payloadChars: 1024,
 };
 
@@ -143,6 +156,7 @@ const QUICK: Plan = {
   criIdlePods: { ...FULL.criIdlePods, pods: 10, windowMs: 5000, settleMs: 2000 },
   serviceThroughput: { ...FULL.serviceThroughput, requests: 500, warmup: 100, repetitions: 2 },
   clusterDns: { ...FULL.clusterDns, warmupMs: 200, durationMs: 1000 },
+  streaming: { ...FULL.streaming, echoes: 50, warmup: 5, streamMiB: 8, execs: 5, repetitions: 2 },
 };
 
 /** dist/bench/plan.js → <repo>/bench/results, wherever the bench is started from. */

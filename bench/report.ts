@@ -14,6 +14,12 @@ import {
   platformTargets,
 } from "./report-platform.js";
 import {
+  streamingErrors,
+  streamingLines,
+  streamingRatios,
+  streamingTargets,
+} from "./report-streaming.js";
+import {
   type WorkloadResults,
   workloadErrors,
   workloadLines,
@@ -32,6 +38,7 @@ import {
   etcdBootstrapTargets,
 } from "./scenarios/etcd-bootstrap.js";
 import type { ListOverHttpResult, Timings } from "./scenarios/reads.js";
+import type { StreamingResult } from "./scenarios/streaming.js";
 import type { WatchResult } from "./scenarios/watch.js";
 import { round } from "./stats.js";
 
@@ -51,6 +58,7 @@ export interface Results extends WorkloadResults, PlatformResults, CriResults {
   apiserverEtcd?: ApiserverEtcdResult;
   etcdBootstrap?: EtcdBootstrapResult;
   clusterDns?: ClusterDnsResult;
+  streaming?: StreamingResult;
 }
 
 export interface Target {
@@ -67,7 +75,12 @@ const BARE_RATIO_TARGET = 0.5;
 const at = (levels: LevelResult[], c: number) => levels.find((l) => l.concurrency === c);
 
 export function ratios(r: Results) {
-  return { ...(r.apiserver ? apiRatios(r.apiserver) : {}), ...workloadRatios(r), ...criRatios(r) };
+  return {
+    ...(r.apiserver ? apiRatios(r.apiserver) : {}),
+    ...workloadRatios(r),
+    ...criRatios(r),
+    ...streamingRatios(r.streaming),
+  };
 }
 
 function apiRatios(r: ApiResults) {
@@ -93,6 +106,7 @@ export function targets(r: Results): Record<string, Target> {
     ...(r.etcdBootstrap ? etcdBootstrapTargets(r.etcdBootstrap) : {}),
     ...platformTargets(r),
     ...criTargets(r),
+    ...streamingTargets(r.streaming),
   };
 }
 
@@ -143,6 +157,7 @@ export function summary(r: Results, header: string): string {
   lines.push(...platformLines(r));
   lines.push(...criLines(r));
   if (r.clusterDns) lines.push("", ...clusterDnsLines(r.clusterDns));
+  lines.push(...streamingLines(r.streaming));
   const all = Object.values(targets(r));
   if (all.length > 0) lines.push("", "targets:");
   for (const target of all) {
@@ -153,6 +168,7 @@ export function summary(r: Results, header: string): string {
     workloadErrors(r),
     platformErrors(r),
     criErrors(r),
+    streamingErrors(r.streaming),
   );
   if (failures.length > 0) lines.push("", "errors seen:", ...failures.map((e) => `  ${e}`));
   return lines.join("\n");

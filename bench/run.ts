@@ -33,6 +33,7 @@ import { idleTenants } from "./scenarios/idle-tenants.js";
 import { getAtRate, listOnBackend, listOverHttp } from "./scenarios/reads.js";
 import { reconcileThroughput } from "./scenarios/reconcile-throughput.js";
 import { serviceThroughput } from "./scenarios/service-throughput.js";
+import { STREAMING_NETWORK, streaming } from "./scenarios/streaming.js";
 import { watchFanOut } from "./scenarios/watch.js";
 import { watchesScenario } from "./scenarios/watches.js";
 import { startServerThread } from "./server-thread.js";
@@ -97,6 +98,10 @@ async function runAll(dir: string, { plan, only }: Args): Promise<Results> {
   if (only.includes("clusterDns")) {
     log(`clusterDns: ${plan.clusterDns.clients} UDP clients vs Hearth's DNS and a bare responder`);
     results.clusterDns = await clusterDns(plan.clusterDns);
+  }
+  if (only.includes("streaming")) {
+    log("streaming: kubectl port-forward and exec vs a direct connection and nsenter");
+    results.streaming = await streaming(dir, plan.streaming);
   }
   return results;
 }
@@ -255,6 +260,14 @@ function report(args: Args, r: Results, startedAt: Date, finishedAt: Date, host:
             serviceThroughput: {
               params: criParams(plan.serviceThroughput),
               result: r.serviceThroughput,
+            },
+          }
+        : {}),
+      ...(r.streaming
+        ? {
+            streaming: {
+              params: { ...plan.streaming, runtime: "cri", ...STREAMING_NETWORK },
+              result: r.streaming,
             },
           }
         : {}),

@@ -45,3 +45,16 @@ export function median(values: number[]): number {
     50,
   );
 }
+
+/** min, median and max of a few repetitions' values. */
+export interface Range {
+  min: number;
+  median: number;
+  max: number;
+}
+
+export const range = (values: number[]): Range => ({
+  min: round(Math.min(...values)),
+  median: round(median(values)),
+  max: round(Math.max(...values)),
+});

@@ -21,7 +21,7 @@ import { type CriGroupResult, onCriHearth } from "../cri-hearth.js";
 import { NGINX, nginxPod } from "../cri-pod-specs.js";
 import { closedLoop, type Operation } from "../load.js";
 import type { PodWatch } from "../pod-watch.js";
-import { median, round } from "../stats.js";
+import { type Range, range, round } from "../stats.js";
 
 export interface ServiceThroughputPlan {
   /** Concurrent keep-alive connections, one level after the other. */
@@ -43,12 +43,6 @@ export interface TargetRun {
   /** CPU time of this process (the load generator) per GET. */
   clientCpuMsPerOp: number;
   loadAverage: [number, number];
-}
-
-export interface Range {
-  min: number;
-  median: number;
-  max: number;
 }
 
 /**
@@ -155,12 +149,6 @@ async function runTarget(
     agent.destroy();
   }
 }
-
-const range = (values: number[]): Range => ({
-  min: round(Math.min(...values)),
-  median: round(median(values)),
-  max: round(Math.max(...values)),
-});
 
 function ranges(runs: TargetRun[]): Ranges {
   return {
