@@ -23,7 +23,22 @@ export class DnsServer {
     private readonly onError: (msg: string, err?: unknown) => void = () => {},
   ) {}
 
+  /**
+   * Binds UDP and TCP on `address:port`. With port 0 the kernel's UDP port
+   * may be taken for TCP: then both are let go and another is tried.
+   */
   async listen(address: string, port: number): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.bind(address, port);
+      } catch (e) {
+        const inUse = (e as NodeJS.ErrnoException).code === "EADDRINUSE";
+        if (port !== 0 || !inUse || attempt >= 20) throw e;
+      }
+    }
+  }
+
+  private async bind(address: string, port: number): Promise<void> {
     const udp = createSocket({ type: "udp4" });
     await new Promise<void>((resolve, reject) => {
       udp.once("error", reject);
