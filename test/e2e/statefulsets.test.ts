@@ -68,7 +68,7 @@ function statefulSet(replicas: number) {
               readinessProbe: { httpGet: { path: "/health", port: "client" }, periodSeconds: 1 },
               volumeMounts: [{ name: "data", mountPath: "/var/lib/etcd" }],
             },
-            // Says what hostname the pod's processes see (pods/exec is not served).
+            // Says what hostname the pod's processes see (in its log); nslookup runs in it too.
             { name: "host", image: "busybox", command: ["sh", "-c", "hostname; exec sleep 3600"] },
           ],
         },

@@ -1,7 +1,8 @@
 /**
  * Runs a command in a pod's container through CRI's ExecSync on a test
- * Hearth's own containerd, what `crictl exec` does: a stand-in for
- * `kubectl exec` while Hearth serves no `pods/exec`.
+ * Hearth's own containerd, what `crictl exec` does: for tests of other
+ * parts (DNS, StatefulSets) that look inside a pod without going through
+ * `pods/exec`, which test/e2e/exec.test.ts tests with kubectl.
  */
 import assert from "node:assert/strict";
 import { CriClient, containerdLayout } from "../../src/node/index.js";

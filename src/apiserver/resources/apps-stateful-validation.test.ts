@@ -113,6 +113,16 @@ describe("DaemonSet validation", () => {
     ]);
   });
 
+  it("checks the selector's own syntax, as Deployments' is checked", () => {
+    const selector = {
+      matchLabels: { app: "a" },
+      matchExpressions: [{ key: "tier", operator: "Near", values: ["x"] }],
+    };
+    assert.deepEqual(messages(validateDaemonSet(ds({ selector }), undefined)), [
+      'spec.selector.matchExpressions[0].operator: Invalid value: "Near": not a valid selector operator',
+    ]);
+  });
+
   it("refuses restartPolicy other than Always", () => {
     const t = structuredClone(template);
     t.spec.restartPolicy = "Never";

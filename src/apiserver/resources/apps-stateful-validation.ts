@@ -20,65 +20,30 @@ import {
   isObject,
   type KubeObject,
   type LabelSelector,
-  labelSelectorFromObject,
   notMoreThan100PercentErrors,
   type PodTemplateSpec,
   positiveIntOrPercentErrors,
   requiredValue,
   type StatefulSet,
 } from "../../api/index.js";
-import { notSupported } from "./batch-validation.js";
+import {
+  alwaysRunningErrors,
+  selectsTemplateErrors,
+  workloadSelectorErrors,
+} from "./apps-validation.js";
+import { nonNegative, notSupported } from "./batch-validation.js";
 import { podTemplateErrors } from "./pod-template-validation.js";
 
-const nonNegative = (field: string, value: number | undefined): FieldError[] =>
-  value !== undefined && value < 0
-    ? [invalidValue(field, value, "must be greater than or equal to 0")]
-    : [];
-
-/** The selector rules both workload kinds share (`what`: "statefulset", "daemonset"). */
+/** The selector rules both kinds share with Deployments (`what`: "statefulset", "daemonset"). */
 function selectorErrors(
   selector: LabelSelector | undefined,
   template: PodTemplateSpec | undefined,
   what: string,
 ): FieldError[] {
-  if (selector === undefined || selector === null) return [requiredValue("spec.selector")];
-  const errors: FieldError[] = [];
-  if (
-    Object.keys(selector.matchLabels ?? {}).length + (selector.matchExpressions ?? []).length ===
-    0
-  )
-    errors.push(invalidValue("spec.selector", selector, `empty selector is invalid for ${what}`));
-  let matches = true;
-  try {
-    matches = labelSelectorFromObject(selector).matches((k) => template?.metadata?.labels?.[k]);
-  } catch {
-    // a malformed selector is reported by the schema
-  }
-  if (!matches)
-    errors.push(
-      invalidValue(
-        "spec.template.metadata.labels",
-        template?.metadata?.labels,
-        "`selector` does not match template `labels`",
-      ),
-    );
-  return errors;
-}
-
-/** restartPolicy Always and no activeDeadlineSeconds (`kind`: "StatefulSet", "DaemonSet"). */
-function templateSpecErrors(template: PodTemplateSpec | undefined, kind: string): FieldError[] {
-  const errors: FieldError[] = [];
-  const restart = template?.spec?.restartPolicy;
-  if (restart !== "Always")
-    errors.push(notSupported("spec.template.spec.restartPolicy", restart ?? "", ["Always"]));
-  if (template?.spec?.activeDeadlineSeconds !== undefined)
-    errors.push(
-      forbiddenValue(
-        "spec.template.spec.activeDeadlineSeconds",
-        `activeDeadlineSeconds in ${kind} is not Supported`,
-      ),
-    );
-  return errors;
+  return [
+    ...workloadSelectorErrors(selector, "spec.selector", what),
+    ...selectsTemplateErrors(template, selector, "spec.template"),
+  ];
 }
 
 function statefulSetUpdateStrategyErrors(sts: StatefulSet): FieldError[] {
@@ -158,7 +123,10 @@ function statefulSetSpecErrors(sts: StatefulSet): FieldError[] {
       errors.push(invalidValue("spec.serviceName", spec.serviceName, why));
   const labelsOnly = { metadata: { labels: spec.template?.metadata?.labels } };
   errors.push(...podTemplateErrors(labelsOnly, "spec.template").filter(isLabelError));
-  errors.push(...templateSpecErrors(spec.template, "StatefulSet"), ...claimTemplateErrors(sts));
+  errors.push(
+    ...alwaysRunningErrors(spec.template, "spec.template", "StatefulSet"),
+    ...claimTemplateErrors(sts),
+  );
   return errors;
 }
 
@@ -229,7 +197,7 @@ export function validateDaemonSet(obj: KubeObject, old: KubeObject | undefined):
   const errors = [
     ...selectorErrors(spec.selector, spec.template, "daemonset"),
     ...podTemplateErrors(spec.template, "spec.template"),
-    ...templateSpecErrors(spec.template, "DaemonSet"),
+    ...alwaysRunningErrors(spec.template, "spec.template", "DaemonSet"),
     ...nonNegative("spec.minReadySeconds", spec.minReadySeconds),
     ...nonNegative("spec.revisionHistoryLimit", spec.revisionHistoryLimit),
     ...daemonSetStrategyErrors(ds),

@@ -26,31 +26,71 @@ import {
   requiredValue,
 } from "../../api/index.js";
 import { validateLabelSelector } from "../admission/policy/match-validation.js";
-import { notSupported } from "./batch-validation.js";
+import { nonNegative, notSupported } from "./batch-validation.js";
 import { podTemplateErrors } from "./pod-template-validation.js";
 
-function nonNegative(field: string, value: number | undefined): FieldError[] {
-  return value !== undefined && value < 0
-    ? [invalidValue(field, value, "must be greater than or equal to 0")]
-    : [];
-}
-
-function selectorErrors(selector: LabelSelector | undefined, at: string): FieldError[] {
+/** The selector of a workload kind: required, valid, not empty (`what` names the kind as kube's message does). */
+export function workloadSelectorErrors(
+  selector: LabelSelector | undefined,
+  at: string,
+  what: string,
+): FieldError[] {
   if (selector === undefined || selector === null) return [requiredValue(at)];
   const errors = validateLabelSelector(selector, at);
-  const size =
-    Object.keys(selector.matchLabels ?? {}).length + (selector.matchExpressions ?? []).length;
-  if (size === 0)
-    errors.push(invalidValue(at, selector, "empty selector is invalid for deployment"));
+  if (selectorSize(selector) === 0)
+    errors.push(invalidValue(at, selector, `empty selector is invalid for ${what}`));
   return errors;
 }
 
-function matches(selector: LabelSelector, labels: Record<string, string>): boolean {
+function selectorSize(selector: LabelSelector | undefined): number {
+  return (
+    Object.keys(selector?.matchLabels ?? {}).length + (selector?.matchExpressions ?? []).length
+  );
+}
+
+/** A non-empty selector must select the template's labels. */
+export function selectsTemplateErrors(
+  template: PodTemplateSpec | undefined,
+  selector: LabelSelector | undefined,
+  at: string,
+): FieldError[] {
+  if (!selector || selectorSize(selector) === 0) return [];
+  const labels = template?.metadata?.labels ?? {};
+  let matches: boolean;
   try {
-    return labelSelectorFromObject(selector).matches((k) => labels[k]);
+    matches = labelSelectorFromObject(selector).matches((k) => labels[k]);
   } catch {
-    return true; // a bad operator is reported by the selector's own checks
+    return []; // a bad operator is reported by the selector's own checks
   }
+  return matches
+    ? []
+    : [
+        invalidValue(
+          `${at}.metadata.labels`,
+          labels,
+          "`selector` does not match template `labels`",
+        ),
+      ];
+}
+
+/** What a workload's pods must be: restartPolicy Always, no activeDeadlineSeconds (`kind` in the message). */
+export function alwaysRunningErrors(
+  template: PodTemplateSpec | undefined,
+  at: string,
+  kind: string,
+): FieldError[] {
+  const errors: FieldError[] = [];
+  const restart = template?.spec?.restartPolicy;
+  if (restart !== "Always")
+    errors.push(notSupported(`${at}.spec.restartPolicy`, restart ?? "", ["Always"]));
+  if (template?.spec?.activeDeadlineSeconds !== undefined)
+    errors.push(
+      forbiddenValue(
+        `${at}.spec.activeDeadlineSeconds`,
+        `activeDeadlineSeconds in ${kind} is not Supported`,
+      ),
+    );
+  return errors;
 }
 
 /** ValidatePodTemplateSpecForReplicaSet. */
@@ -60,26 +100,11 @@ function templateErrors(
   at: string,
 ): FieldError[] {
   if (!template || typeof template !== "object") return [requiredValue(at)];
-  const errors: FieldError[] = [];
-  const labels = template.metadata?.labels ?? {};
-  const size =
-    Object.keys(selector?.matchLabels ?? {}).length + (selector?.matchExpressions ?? []).length;
-  if (selector && size > 0 && !matches(selector, labels))
-    errors.push(
-      invalidValue(`${at}.metadata.labels`, labels, "`selector` does not match template `labels`"),
-    );
-  errors.push(...podTemplateErrors(template, at));
-  const restart = template.spec?.restartPolicy;
-  if (restart !== "Always")
-    errors.push(notSupported(`${at}.spec.restartPolicy`, restart, ["Always"]));
-  if (template.spec?.activeDeadlineSeconds !== undefined)
-    errors.push(
-      forbiddenValue(
-        `${at}.spec.activeDeadlineSeconds`,
-        "activeDeadlineSeconds in ReplicaSet is not Supported",
-      ),
-    );
-  return errors;
+  return [
+    ...selectsTemplateErrors(template, selector, at),
+    ...podTemplateErrors(template, at),
+    ...alwaysRunningErrors(template, at, "ReplicaSet"),
+  ];
 }
 
 function strategyErrors(spec: DeploymentSpec, at: string): FieldError[] {
@@ -125,7 +150,7 @@ export function validateDeployment(obj: KubeObject, old: KubeObject | undefined)
   const spec = d.spec;
   const errors = [
     ...nonNegative("spec.replicas", spec.replicas),
-    ...selectorErrors(spec.selector, "spec.selector"),
+    ...workloadSelectorErrors(spec.selector, "spec.selector", "deployment"),
     ...templateErrors(spec.template, spec.selector, "spec.template"),
     ...strategyErrors(spec, "spec.strategy"),
     ...nonNegative("spec.revisionHistoryLimit", spec.revisionHistoryLimit),
@@ -155,7 +180,7 @@ export function validateReplicaSet(obj: KubeObject, old: KubeObject | undefined)
   const errors = [
     ...nonNegative("spec.replicas", spec.replicas),
     ...nonNegative("spec.minReadySeconds", spec.minReadySeconds),
-    ...selectorErrors(spec.selector, "spec.selector"),
+    ...workloadSelectorErrors(spec.selector, "spec.selector", "deployment"),
     ...templateErrors(spec.template, spec.selector, "spec.template"),
   ];
   if (old && !same(spec.selector, (old as ReplicaSet).spec?.selector))

@@ -37,7 +37,8 @@ export function notSupported(field: string, value: unknown, supported: string[])
   };
 }
 
-function nonNegative(field: string, value: number | undefined): FieldError[] {
+/** ValidateNonnegativeField. */
+export function nonNegative(field: string, value: number | undefined): FieldError[] {
   return value !== undefined && value < 0
     ? [invalidValue(field, value, "must be greater than or equal to 0")]
     : [];
