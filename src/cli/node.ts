@@ -3,7 +3,7 @@
  * [--data-dir DIR] [--node-name NAME] [--node-ip ADDR] [--pod-cidr CIDR]
  * [--containerd-socket PATH] [--insecure-registry HOST[,HOST]]
  * [--crashloop-backoff-base-ms N] [--keep-workloads] [--cluster-domain DOMAIN]
- * [--resolv-conf FILE]` runs a standalone agent
+ * [--resolv-conf FILE] [--client-ca-file FILE]` runs a standalone agent
  * against any apiserver, with the node's Services in nftables (kube-proxy's
  * nftables mode); `hearth up` starts both with the same flags. SIGTERM stops
  * the pods gracefully unless `--keep-workloads` leaves them running for the
@@ -12,7 +12,7 @@
  * node also routes the other Nodes' pod CIDRs to their InternalIPs
  * (`--node-ip` is this node's).
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { isIPv4 } from "node:net";
 import { resolve } from "node:path";
 import { pino } from "pino";
@@ -143,6 +143,28 @@ export async function startNodeAgent(
   }
 }
 
+/**
+ * The CA the apiserver's client certificate to the node API chains to
+ * (kubelet's `--client-ca-file`): the file given, else the kubeconfig's
+ * cluster CA. Without either the node API could not tell the apiserver from
+ * any other caller, so the node does not start.
+ */
+async function clientCAOf(args: ParsedArgs, kubeconfig: string): Promise<string> {
+  const file = args.flags.get("client-ca-file");
+  if (file !== undefined) {
+    const pem = readFileSync(resolve(file), "utf8");
+    if (!pem.includes("-----BEGIN CERTIFICATE-----"))
+      throw new Error(`--client-ca-file ${file}: no PEM certificate in it`);
+    return pem;
+  }
+  const { caPem } = await loadKubeconfig(kubeconfig);
+  if (caPem) return caPem;
+  throw new Error(
+    "hearth node needs the cluster CA, so that its node API lets in the apiserver and no one else: " +
+      "the kubeconfig names no certificate-authority; add one to it, or give --client-ca-file FILE",
+  );
+}
+
 export async function node(argv: string[]): Promise<void> {
   const args = parseArgs(argv, NODE_BOOLEAN_FLAGS);
   const kubeconfig = args.flags.get("kubeconfig") ?? process.env.KUBECONFIG;
@@ -153,11 +175,11 @@ export async function node(argv: string[]): Promise<void> {
   const log = pino({ name: "hearth-node" }, pino.destination(2));
   const dataDir = resolve(args.flags.get("data-dir") ?? ".hearth-node");
   const client = await clientFromKubeconfig(resolve(kubeconfig));
-  const { caPem } = await loadKubeconfig(resolve(kubeconfig));
+  const clientCA = await clientCAOf(args, resolve(kubeconfig));
   const options = {
     ...agentOptions(args, dataDir, (msg, err) => log.error({ err }, msg)),
-    // HTTPS to the apiserver's client certificate when the kubeconfig names the cluster CA.
-    ...(caPem ? { tls: await ownNodeApiTls(caPem, nodeIP) } : {}),
+    // HTTPS, letting in the callers whose client certificate the cluster CA signed as the apiserver's.
+    tls: await ownNodeApiTls(clientCA, nodeIP),
   };
   if (options.dns) await checkClusterDomain(client, options.dns.clusterDomain);
   const controller = new AbortController();

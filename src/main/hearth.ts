@@ -17,6 +17,8 @@ commands:
   node --kubeconfig FILE [--data-dir DIR]        run a node agent against an apiserver
      [--node-name NAME] [--node-ip ADDR] [--pod-cidr CIDR] [--keep-workloads]
      [--containerd-socket PATH] [--insecure-registry HOST[,HOST…]]
+     [--client-ca-file FILE]                     the CA of the apiserver's client certificate to
+                                                 its node API (default: the kubeconfig's CA)
   etcd-defrag --endpoints URL[,URL…]             defragment etcd members a CEL rule matches
      [--cacert F --cert F --key F] [--cluster] [--defrag-rule EXPR] [--compaction]
      [--etcd-storage-quota-bytes N] [--dry-run]

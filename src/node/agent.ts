@@ -143,18 +143,8 @@ export class NodeAgent {
       },
       o.log,
     );
-    const streams = new StreamServer(
-      streamLookup(this.workers),
-      runtime.cri,
-      loops.signal,
-      async (id) => {
-        const status = await runtime.cri.containerStatus(id, {
-          verbose: true,
-          timeoutMs: 10_000,
-        });
-        const info = JSON.parse(status.info?.info ?? "{}") as { pid?: number };
-        return info.pid;
-      },
+    const streams = new StreamServer(streamLookup(this.workers), runtime.cri, loops.signal, (id) =>
+      runtime.cri.listPids(id, { timeoutMs: 10_000 }),
     );
     const logs = new LogServer(logLookup(this.workers, dirs), token, {
       stats,

@@ -6,10 +6,11 @@
  * and no KUBECONFIG, and makes nothing there.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { kubeconfigYaml } from "../../src/client/index.js";
 import { HEARTH_MAIN, type RunResult, run } from "../support/hearth-process.js";
 
 describe("hearth exit codes", () => {
@@ -37,6 +38,40 @@ describe("hearth exit codes", () => {
     assert.equal(bad.stderr, "hearth: flag --kubeconfig needs a value\n");
     assert.equal(bad.stdout, "");
     assert.deepEqual(readdirSync(dir), []);
+  });
+
+  it("hearth node refuses a kubeconfig without the cluster CA unless --client-ca-file names one", {
+    skip: process.getuid?.() !== 0 && "needs root (hearth node checks for it first)",
+  }, async () => {
+    const own = mkdtempSync(join(tmpdir(), "hearth-cli-node-"));
+    try {
+      const kubeconfig = join(own, "kubeconfig");
+      writeFileSync(kubeconfig, kubeconfigYaml({ server: "https://127.0.0.1:1" }));
+      const dataDir = join(own, "node");
+      const r = await hearth(["node", "--kubeconfig", kubeconfig, "--data-dir", dataDir]);
+      assert.equal(r.code, 1);
+      assert.equal(
+        r.stderr,
+        "hearth: hearth node needs the cluster CA, so that its node API lets in the apiserver and no one else: " +
+          "the kubeconfig names no certificate-authority; add one to it, or give --client-ca-file FILE\n",
+      );
+      const notPem = join(own, "ca.crt");
+      writeFileSync(notPem, "not a certificate\n");
+      const bad = await hearth([
+        "node",
+        "--kubeconfig",
+        kubeconfig,
+        "--data-dir",
+        dataDir,
+        "--client-ca-file",
+        notPem,
+      ]);
+      assert.equal(bad.code, 1);
+      assert.equal(bad.stderr, `hearth: --client-ca-file ${notPem}: no PEM certificate in it\n`);
+      assert.ok(!existsSync(dataDir), "nothing was started");
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
   });
 
   it("prints the usage for help and exits 0", async () => {

@@ -18,7 +18,13 @@ import { describe, test } from "node:test";
 import { withCriHearth } from "../support/cri-hearth.js";
 import { criSkipReason } from "../support/cri-node.js";
 import { waitFor } from "../support/hearth-process.js";
-import { kubectlEnv, portForward, ptySession, stop } from "../support/kubectl-streams.js";
+import {
+  apiWebSocket,
+  kubectlEnv,
+  portForward,
+  ptySession,
+  stop,
+} from "../support/kubectl-streams.js";
 import { nodeApi, nodeApiGet } from "../support/node-api.js";
 
 const POD_CIDR = "10.236.0.0/17";
@@ -195,21 +201,27 @@ describe("exec, cp, attach and port-forward through the node API", {
         15_000,
       );
 
-      // A session whose client goes away takes its process with it, over WebSocket and over SPDY.
+      // A session whose client goes away takes its process with it, over WebSocket and over
+      // SPDY, and also when the process has replaced itself with another program.
       const sleeps = async () =>
         (await h.kubectlOk(["exec", "box", "-c", "sh", "--", "ps", "-o", "args"])).includes(
           "sleep 997",
         );
-      for (const env of [{}, { KUBECTL_REMOTE_COMMAND_WEBSOCKETS: "false" }]) {
+      const spdyExec = { KUBECTL_REMOTE_COMMAND_WEBSOCKETS: "false" };
+      for (const [cmd, env] of [
+        [["sleep", "997"], {}],
+        [["sleep", "997"], spdyExec],
+        [["sh", "-c", "exec sleep 997"], {}],
+      ] as const) {
         const sleeper = spawn(
           "kubectl",
-          ["--kubeconfig", h.kubeconfig, "exec", "box", "-c", "sh", "--", "sleep", "997"],
+          ["--kubeconfig", h.kubeconfig, "exec", "box", "-c", "sh", "--", ...cmd],
           { stdio: "ignore", env: { ...process.env, ...env } },
         );
         await waitFor("the exec'd sleep runs", sleeps, 30_000);
         await stop(sleeper);
         await waitFor(
-          `the exec'd sleep has ended with its session (${JSON.stringify(env)})`,
+          `the exec'd ${cmd.join(" ")} has ended with its session (${JSON.stringify(env)})`,
           async () => !(await sleeps()),
           30_000,
         );
@@ -356,6 +368,17 @@ describe("exec, cp, attach and port-forward through the node API", {
         `/api/v1/nodes/${nodeName}/proxy/stats/summary`,
       ]);
       assert.match(viewProxy.stderr, /cannot get resource "nodes\/proxy"/);
+      // An upgrade through nodes/proxy reaches the node API's streaming routes, by the kubelet's
+      // query names; the same refusal for a user without nodes/proxy, before any byte reaches the node.
+      const viaNode = `/api/v1/nodes/${nodeName}/proxy/exec/default/box/sh?command=echo&command=via-node-proxy&output=1`;
+      const proxied = await apiWebSocket(h, viaNode);
+      assert.equal(proxied.stdout, "via-node-proxy\n", JSON.stringify(proxied));
+      assert.equal(proxied.status?.status, "Success");
+      const viewUpgrade = await apiWebSocket(h, viaNode, {
+        user: "alice",
+        groups: ["tenant-root-view"],
+      });
+      assert.equal(viewUpgrade.refused, 403);
 
       // The node API refuses a caller without the apiserver's certificate, and serves one with it.
       const api = await nodeApi(h);
@@ -369,7 +392,7 @@ describe("exec, cp, attach and port-forward through the node API", {
         "Sec-WebSocket-Key": randomBytes(16).toString("base64"),
         "Sec-WebSocket-Protocol": "v5.channel.k8s.io",
       };
-      const exec = "/exec/default/box/sh?command=id&stdout=true";
+      const exec = "/exec/default/box/sh?command=id&output=1";
       assert.equal(
         (await nodeApiGet(api, exec, { anonymous: true, headers: upgrade })).status,
         401,

@@ -1,9 +1,12 @@
 /**
  * kubectl's streaming commands driven as a user drives them, for the exec and
  * port-forward e2e tests: with extra environment (its WebSocket clients off),
- * through a PTY (util-linux `script`), and `port-forward` in the background.
+ * through a PTY (util-linux `script`), and `port-forward` in the background;
+ * and a WebSocket session on the apiserver as client-go programs open one.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { WebSocket } from "ws";
+import { loadKubeconfig } from "../../src/client/index.js";
 import { type Hearth, waitFor } from "./hearth-process.js";
 
 /** kubectl with extra environment (to turn its WebSocket clients off), its exit code and output. */
@@ -77,5 +80,48 @@ export function stop(child: ChildProcess): Promise<void> {
     if (child.exitCode !== null) return resolve();
     child.once("exit", () => resolve());
     child.kill("SIGTERM");
+  });
+}
+
+/**
+ * A WebSocket `v5.channel.k8s.io` session on the apiserver at `path`, as a
+ * client-go program opens one, with the credentials of the Hearth's admin
+ * kubeconfig (or `as` a user, impersonated): resolves with what came on
+ * stdout and the Status on the error channel, or with the HTTP status the
+ * upgrade was refused with.
+ */
+export async function apiWebSocket(
+  h: Hearth,
+  path: string,
+  as?: { user: string; groups: string[] },
+): Promise<{ refused?: number; stdout: string; status?: { status?: string } }> {
+  const config = await loadKubeconfig(h.kubeconfig);
+  const url = `${config.server.replace(/^http/, "ws")}${path}`;
+  const headers: Record<string, string | string[]> = {};
+  if (as) {
+    headers["Impersonate-User"] = as.user;
+    headers["Impersonate-Group"] = as.groups;
+  }
+  const ws = new WebSocket(url, ["v5.channel.k8s.io"], {
+    ...(config.caPem ? { ca: config.caPem } : {}),
+    ...(config.certPem ? { cert: config.certPem, key: config.keyPem } : {}),
+    ...(config.token
+      ? { headers: { ...headers, Authorization: `Bearer ${config.token}` } }
+      : { headers }),
+    handshakeTimeout: 30_000,
+  });
+  let stdout = "";
+  let status: { status?: string } | undefined;
+  return new Promise((resolve, reject) => {
+    ws.on("unexpected-response", (_req, res) => {
+      res.resume();
+      resolve({ refused: res.statusCode ?? 0, stdout });
+    });
+    ws.on("message", (m: Buffer) => {
+      if (m[0] === 1) stdout += m.subarray(1).toString("utf8");
+      if (m[0] === 3) status = JSON.parse(m.subarray(1).toString("utf8")) as { status?: string };
+    });
+    ws.on("close", () => resolve(status ? { stdout, status } : { stdout }));
+    ws.on("error", reject);
   });
 }

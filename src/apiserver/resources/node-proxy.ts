@@ -4,24 +4,31 @@
  * the node API serves logs, stats and streams, so only administrators get
  * it). The request goes to the node API as the apiserver (node-connection.ts)
  * with its method, query and body; the answer comes back as the agent gave it.
- * Upgrades (exec through the node proxy) are not served here: use pods/exec.
+ * An upgrade is proxied as pods/exec's is (upgrade-proxy.ts), so the node
+ * API's streaming routes (`/exec/NS/P/C?command=…&output=1`, `/attach/…`,
+ * `/portForward/NS/P`) are reachable this way too, as a kubelet's are.
  */
-import { ApiError, BadRequestError } from "../../api/index.js";
+import { ApiError } from "../../api/index.js";
 import type { RequestContext } from "../handlers/context.js";
 import { nodeConnection } from "../node-connection.js";
+import { proxyUpgrade, upgradeHeaders } from "./upgrade-proxy.js";
 
 export async function handleNodeProxy(ctx: RequestContext): Promise<void> {
   const name = ctx.info.name!;
-  if (ctx.req.headers.upgrade)
-    throw new BadRequestError("upgrades through nodes/proxy are not served; use pods/exec");
   const url = new URL(ctx.req.url ?? "/", "http://apiserver");
   const marker = `/nodes/${name}/proxy`;
   const at = url.pathname.indexOf(marker);
   const rest = at < 0 ? "/" : url.pathname.slice(at + marker.length) || "/";
   const node = await nodeConnection(ctx.server, name);
+  const method = ctx.req.method ?? "GET";
+  if (ctx.req.headers.upgrade)
+    return proxyUpgrade(
+      ctx,
+      node.request(`${rest}${url.search}`, { method, headers: upgradeHeaders(ctx) }),
+    );
   const contentType = ctx.req.headers["content-type"];
   const upstream = node.request(`${rest}${url.search}`, {
-    method: ctx.req.method ?? "GET",
+    method,
     headers: contentType ? { "content-type": contentType } : {},
   });
   await new Promise<void>((resolve, reject) => {

@@ -6,6 +6,8 @@
  * `NotFoundError`). The methods are the subset the node agent needs, named as
  * in the proto.
  */
+
+import protobuf from "protobufjs";
 import type {
   AuthConfig,
   Container,
@@ -24,6 +26,24 @@ import type {
   VersionResponse,
 } from "./cri-types.js";
 import { type CallOptions, CriChannel } from "./grpc-channel.js";
+
+/** A process of a container as containerd's Tasks service lists it. */
+export interface ContainerProcess {
+  pid: number;
+  /** The exec that started it; absent for the container's init and its children. */
+  execId?: string;
+}
+
+interface RawProcessInfo {
+  pid: number;
+  /** proto-loader keeps google.protobuf.Any's field names as they are in the proto. */
+  info: { type_url: string; value: Buffer } | null;
+}
+
+/** The runc shim's `containerd.runc.v1.ProcessDetails`, the `info` of an exec's process. */
+const PROCESS_DETAILS = new protobuf.Type("ProcessDetails").add(
+  new protobuf.Field("execId", 1, "string"),
+);
 
 /** The kubelet's `--runtime-request-timeout` default. */
 export const DEFAULT_CRI_TIMEOUT_MS = 120_000;
@@ -256,6 +276,27 @@ export class CriClient {
       opts,
     );
     return res.stats;
+  }
+
+  /**
+   * Every live process of the container, from containerd's own Tasks service
+   * (not CRI's): its host pid and, for one an exec started, the exec's id.
+   * An exec's process keeps its pid (and so its id here) across an `execve`.
+   */
+  async listPids(id: string, opts: CallOptions): Promise<ContainerProcess[]> {
+    const res = await this.channel.unary<{ processes: RawProcessInfo[] }>(
+      "tasks",
+      "ListPids",
+      { containerId: id },
+      opts,
+      container(id),
+    );
+    return res.processes.map(({ pid, info }) => {
+      const execId = info?.type_url.endsWith("ProcessDetails")
+        ? (PROCESS_DETAILS.decode(info.value) as unknown as { execId: string }).execId
+        : "";
+      return execId ? { pid, execId } : { pid };
+    });
   }
 
   // --- images

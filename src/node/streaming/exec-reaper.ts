@@ -2,48 +2,52 @@
  * Ends an exec'd process whose session went away before it did. containerd
  * 1.6's streaming server runs an exec without a context to cancel: when the
  * client's connection drops, the process would run on (kube's known leak).
- * The runtime gives no pid for an exec, so the agent finds it: the container's
- * shim (the parent of its init, read from CRI's verbose status) is the parent
- * of every process runc execs in it; the exec's is the shim's child that was
- * not there before the session, runs the session's command, and no other
- * session has claimed. On the session's early end it and its descendants get
- * SIGKILL. A session that ends normally (the process exited) kills nothing.
+ * CRI gives no pid or id for an exec, so the agent asks containerd's own
+ * Tasks service (ListPids), which names each exec's process by its exec id —
+ * and keeps naming it after the process replaces itself (`sh -c 'exec
+ * sleep 1000'`: the pid, and so the id, survive an execve). The session's
+ * exec is the one that was not there before the session's streams opened and
+ * no other session has claimed; when several are new at once (another
+ * session, an exec probe), the one running the session's command is it, and
+ * otherwise the reaper waits for the others to end or be claimed. On the
+ * session's early end the process, still listed under its exec id, and its
+ * descendants get SIGKILL. A session that ends normally kills nothing.
  */
 import { readdirSync, readFileSync } from "node:fs";
+import type { ContainerProcess } from "../cri/index.js";
 
-/** Finds the pid of a container's init process (CRI ContainerStatus, verbose). */
-export type ContainerPid = (containerId: string) => Promise<number | undefined>;
+/** A container's live processes (containerd's ListPids). */
+export type ContainerProcesses = (containerId: string) => Promise<ContainerProcess[]>;
 
-/** Pids of the processes claimed by live sessions, so that two sessions never take one process. */
-const claimed = new Set<number>();
+/** `<container>/<exec id>` of every exec claimed by a live session, so that two sessions never take one. */
+const claimed = new Set<string>();
 
-/** ppid and argv of a process, undefined once it is gone. */
-function proc(pid: number): { ppid: number; argv: string[] } | undefined {
+/** The parent of `pid`, undefined once it is gone. */
+function parentOf(pid: number): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // The command name is in parentheses and may hold spaces: fields follow its last ")".
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-    if (argv.at(-1) === "") argv.pop();
-    return { ppid: Number(fields[1]), argv };
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
   } catch {
     return undefined;
   }
 }
 
-function pids(): number[] {
-  return readdirSync("/proc")
-    .filter((n) => /^\d+$/.test(n))
-    .map(Number);
-}
-
-function childrenOf(parent: number): number[] {
-  return pids().filter((p) => proc(p)?.ppid === parent);
+function argvOf(pid: number): string[] | undefined {
+  try {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    if (argv.at(-1) === "") argv.pop();
+    return argv;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `pid` and every process below it, deepest first. */
 function tree(pid: number): number[] {
-  const all = pids().map((p) => ({ p, ppid: proc(p)?.ppid }));
+  const all = readdirSync("/proc")
+    .filter((n) => /^\d+$/.test(n))
+    .map((n) => ({ p: Number(n), ppid: parentOf(Number(n)) }));
   const out: number[] = [];
   const walk = (q: number) => {
     for (const c of all) if (c.ppid === q) walk(c.p);
@@ -54,55 +58,72 @@ function tree(pid: number): number[] {
 }
 
 export class ExecReaper {
-  private shim?: number;
-  private before = new Set<number>();
-  private pid?: number;
+  /** The exec ids listed before the session; undefined when the container could not be listed. */
+  private before?: Set<string>;
+  private execId?: string;
 
   constructor(
-    private readonly containerPid: ContainerPid,
+    private readonly processes: ContainerProcesses,
     private readonly containerId: string,
     private readonly cmd: string[],
   ) {}
 
-  /** Before the session's streams open (so before the process can start): the shim's children. */
+  private list(): Promise<ContainerProcess[] | undefined> {
+    return this.processes(this.containerId).catch(() => undefined);
+  }
+
+  /** Before the session's streams open (so before the process can start): the execs already there. */
   async prepare(): Promise<void> {
-    const init = await this.containerPid(this.containerId).catch(() => undefined);
-    const shim = init !== undefined ? proc(init)?.ppid : undefined;
-    if (shim === undefined) return;
-    this.shim = shim;
-    this.before = new Set(childrenOf(shim));
+    const listed = await this.list();
+    if (listed) this.before = new Set(listed.flatMap((p) => (p.execId ? [p.execId] : [])));
   }
 
-  /** The session's process, once it runs (claimed for this session). */
-  private find(): number | undefined {
-    if (this.pid !== undefined || this.shim === undefined) return this.pid;
-    for (const p of childrenOf(this.shim)) {
-      if (this.before.has(p) || claimed.has(p)) continue;
-      const argv = proc(p)?.argv;
-      if (argv && argv.length === this.cmd.length && argv.every((a, i) => a === this.cmd[i])) {
-        claimed.add(p);
-        this.pid = p;
-        return p;
-      }
-    }
-    return undefined;
+  /** The session's exec id, once its process runs and can be told apart (claimed for this session). */
+  async identify(): Promise<string | undefined> {
+    if (this.execId !== undefined || this.before === undefined) return this.execId;
+    const listed = (await this.list()) ?? [];
+    if (this.execId !== undefined) return this.execId;
+    const fresh = listed.filter(
+      (p) => p.execId && !this.before!.has(p.execId) && !claimed.has(this.key(p.execId)),
+    );
+    const running = fresh.filter((p) => {
+      const argv = argvOf(p.pid);
+      return argv?.length === this.cmd.length && argv.every((a, i) => a === this.cmd[i]);
+    });
+    const mine = running[0] ?? (fresh.length === 1 ? fresh[0] : undefined);
+    if (!mine) return undefined;
+    claimed.add(this.key(mine.execId!));
+    this.execId = mine.execId!;
+    return this.execId;
   }
 
-  /** Looks for the process while the session runs (cheap: every 200 ms until found). */
+  private key(execId: string): string {
+    return `${this.containerId}/${execId}`;
+  }
+
+  /** Looks for the exec while the session runs (cheap: every 200 ms until found). */
   watch(signal: AbortSignal): void {
-    const tick = () => {
-      if (signal.aborted || this.find() !== undefined) return;
+    const tick = async () => {
+      if (signal.aborted || (await this.identify()) !== undefined) return;
       setTimeout(tick, 200).unref();
     };
-    tick();
+    void tick();
   }
 
-  /** The session ended: with `early` (its client went away first) the process is killed. */
-  end(early: boolean): void {
-    const pid = this.find();
-    if (pid === undefined) return;
-    claimed.delete(pid);
+  /** The session ended: with `early` (its client went away first) the process is killed. Never rejects. */
+  async end(early: boolean): Promise<void> {
+    let execId = await this.identify();
+    // A client that went away at once may leave before its process is listed: look a little longer.
+    for (let i = 0; early && execId === undefined && this.before && i < 10; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      execId = await this.identify();
+    }
+    if (execId === undefined) return;
+    claimed.delete(this.key(execId));
     if (!early) return;
+    // Listed again: the pid is the exec's still, not a number the kernel has since reused.
+    const pid = (await this.list())?.find((p) => p.execId === execId)?.pid;
+    if (pid === undefined) return;
     for (const p of tree(pid)) {
       try {
         process.kill(p, "SIGKILL");

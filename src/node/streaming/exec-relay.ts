@@ -97,7 +97,7 @@ export async function relayExec(
       if (running.signal.aborted) return;
       running.abort();
       // The process had not ended when the client (or the server) went away: it must not outlive the session.
-      reaper?.end(!exited);
+      void reaper?.end(!exited);
       session.close();
       if (ws.readyState === ws.OPEN) ws.close(1000);
       resolve();

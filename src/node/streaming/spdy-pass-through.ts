@@ -44,7 +44,7 @@ export async function passThroughSpdy(
   const close = (early: boolean) => {
     if (running.signal.aborted) return;
     running.abort();
-    reaper?.end(early);
+    void reaper?.end(early);
     socket.destroy();
     upstream.socket.destroy();
   };

@@ -1,6 +1,6 @@
 /**
  * The node API's streaming routes, served on upgraded connections as the
- * kubelet serves them: `/exec/<ns>/<pod>/<container>?command=…&stdin=…`,
+ * kubelet serves them: `/exec/<ns>/<pod>/<container>?command=…&input=1&output=1…`,
  * `/attach/<ns>/<pod>/<container>` and `/portForward/<ns>/<pod>`. Each asks
  * the runtime (CRI `Exec`, `Attach`, `PortForward`) for a URL on its
  * streaming server (loopback only), then:
@@ -16,7 +16,7 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { CHANNEL_PROTOCOLS } from "./channels.js";
-import { type ContainerPid, ExecReaper } from "./exec-reaper.js";
+import { type ContainerProcesses, ExecReaper } from "./exec-reaper.js";
 import { relayExec, type StreamOptions } from "./exec-relay.js";
 import { relayPortForward, TUNNELING_PROTOCOL } from "./port-forward-relay.js";
 import { refuseUpgrade } from "./refuse-upgrade.js";
@@ -80,8 +80,8 @@ export class StreamServer {
     private readonly lookup: StreamLookup,
     private readonly runtime: StreamingRuntime,
     private readonly signal: AbortSignal,
-    /** Finds a container's init pid, so that an exec's process can be ended with its session. */
-    private readonly containerPid?: ContainerPid,
+    /** Lists a container's processes, so that an exec's process can be ended with its session. */
+    private readonly containerProcesses?: ContainerProcesses,
   ) {}
 
   /** Whether `path` is one of the streaming routes. */
@@ -99,18 +99,19 @@ export class StreamServer {
     const target = this.lookup(namespace, pod, container);
     if (!target.ok) return refuseUpgrade(socket, target.code, target.message);
     const q = url.searchParams;
+    // The kubelet's names (`input`, `output`, `error`: what kube-apiserver sends), or PodExecOptions'.
     const o: StreamOptions = {
-      stdin: flag(q, "stdin"),
-      stdout: flag(q, "stdout"),
-      stderr: flag(q, "stderr"),
+      stdin: flag(q, "input") || flag(q, "stdin"),
+      stdout: flag(q, "output") || flag(q, "stdout"),
+      stderr: flag(q, "error") || flag(q, "stderr"),
       tty: flag(q, "tty"),
     };
     if (o.tty) o.stderr = false;
     let runtimeUrl: string;
     const cmd = q.getAll("command");
     const reaper =
-      route === "exec" && this.containerPid
-        ? new ExecReaper(this.containerPid, target.containerId, cmd)
+      route === "exec" && this.containerProcesses
+        ? new ExecReaper(this.containerProcesses, target.containerId, cmd)
         : undefined;
     try {
       if (route === "portForward") {
