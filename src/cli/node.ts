@@ -175,9 +175,11 @@ export async function node(argv: string[]): Promise<void> {
   const log = pino({ name: "hearth-node" }, pino.destination(2));
   const dataDir = resolve(args.flags.get("data-dir") ?? ".hearth-node");
   const client = await clientFromKubeconfig(resolve(kubeconfig));
+  // The flags first, so that a bad one is named before anything else is looked at.
+  const agent = agentOptions(args, dataDir, (msg, err) => log.error({ err }, msg));
   const clientCA = await clientCAOf(args, resolve(kubeconfig));
   const options = {
-    ...agentOptions(args, dataDir, (msg, err) => log.error({ err }, msg)),
+    ...agent,
     // HTTPS, letting in the callers whose client certificate the cluster CA signed as the apiserver's.
     tls: await ownNodeApiTls(clientCA, nodeIP),
   };

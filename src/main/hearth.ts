@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** The `hearth` executable: picks a command and runs it. */
-import { apiserver, etcdDefrag, images, node, up } from "../cli/index.js";
+import { apiserver, controllers, etcdDefrag, images, node, up } from "../cli/index.js";
 import { errorText } from "../client/index.js";
 import { DEFAULT_CRI_POD_CIDR } from "../node/index.js";
 
@@ -19,6 +19,9 @@ commands:
      [--containerd-socket PATH] [--insecure-registry HOST[,HOST…]]
      [--client-ca-file FILE]                     the CA of the apiserver's client certificate to
                                                  its node API (default: the kubeconfig's CA)
+  controllers --kubeconfig FILE                  the core controllers and scheduler against an apiserver
+     [--leader-elect=false] [--leader-elect-lease-duration 15s] [--leader-elect-renew-deadline 10s]
+     [--leader-elect-retry-period 2s] [--node-monitor-grace-period 40s]
   etcd-defrag --endpoints URL[,URL…]             defragment etcd members a CEL rule matches
      [--cacert F --cert F --key F] [--cluster] [--defrag-rule EXPR] [--compaction]
      [--etcd-storage-quota-bytes N] [--dry-run]
@@ -61,6 +64,8 @@ async function main(argv: string[]): Promise<void> {
       return apiserver(rest);
     case "node":
       return node(rest);
+    case "controllers":
+      return controllers(rest);
     case "etcd-defrag":
       return etcdDefrag(rest);
     case "images":
