@@ -129,6 +129,25 @@ describe("doctor analysis", () => {
       f.nextStep,
       /kubectl patch tenantcontrolplanes\.kamaji\.clastix\.io k -n t --type=json/,
     );
+    assert.match(
+      f.nextStep,
+      /remove it by hand only once its DataStore's etcd is gone or you accept leaving its prefix, role and user there: /,
+    );
+    const secret: KubeObject = {
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: {
+        name: "k-datastore-config",
+        namespace: "t",
+        deletionTimestamp: AGO(7200),
+        finalizers: ["finalizer.kamaji.clastix.io/datastore-secret"],
+      },
+    };
+    const s = analyze(secret, "secrets", clusterView([secret]), NOW);
+    assert.match(
+      s.nextStep,
+      /only once its TenantControlPlane is gone or no longer holds finalizer\.kamaji\.clastix\.io: kubectl patch secrets k-datastore-config -n t /,
+    );
   });
 
   it("the telling condition and the newest Warning Event", () => {

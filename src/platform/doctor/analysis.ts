@@ -120,7 +120,8 @@ export function nextStep(
   if (known)
     return (
       `${known.controller} is not part of Hearth yet, so nothing removes ${known.finalizer}: ` +
-      `remove it by hand only once what it guards is cleaned up or gone: ${removeCommand(obj, resource, known)}`
+      `remove it by hand only once ${FINALIZER_OWNERS.get(known.finalizer)?.byHandOnce ?? "what it guards is cleaned up or gone"}: ` +
+      removeCommand(obj, resource, known)
     );
   const unknown = holds[0]!;
   return (

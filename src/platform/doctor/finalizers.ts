@@ -26,6 +26,8 @@ export interface FinalizerOwner {
    * it does not run yet: nothing will remove it.
    */
   implemented: boolean;
+  /** For one Hearth does not run: when removing it by hand loses nothing. */
+  byHandOnce?: string;
 }
 
 /** The `kubernetes` finalizer of a namespace's `spec.finalizers`. */
@@ -122,6 +124,8 @@ export const FINALIZER_OWNERS: ReadonlyMap<string, FinalizerOwner> = new Map([
       controller: "the TenantControlPlane controller",
       waitsFor: "deletes the control plane's prefix, etcd role and user on its DataStore",
       implemented: false,
+      byHandOnce:
+        "its DataStore's etcd is gone or you accept leaving its prefix, role and user there",
     },
   ],
   [
@@ -130,6 +134,7 @@ export const FINALIZER_OWNERS: ReadonlyMap<string, FinalizerOwner> = new Map([
       controller: "the TenantControlPlane controller",
       waitsFor: "stops the control plane's per-tenant manager",
       implemented: false,
+      byHandOnce: "the control plane is being deleted (it guards nothing stored)",
     },
   ],
   [
@@ -138,6 +143,7 @@ export const FINALIZER_OWNERS: ReadonlyMap<string, FinalizerOwner> = new Map([
       controller: "the TenantControlPlane controller",
       waitsFor: "has cleaned up the control plane's datastore (it guards <tcp>-datastore-config)",
       implemented: false,
+      byHandOnce: "its TenantControlPlane is gone or no longer holds finalizer.kamaji.clastix.io",
     },
   ],
   [
@@ -146,6 +152,7 @@ export const FINALIZER_OWNERS: ReadonlyMap<string, FinalizerOwner> = new Map([
       controller: "the DataStore controller",
       waitsFor: "sees no TenantControlPlane using the DataStore (status.usedBy empty)",
       implemented: false,
+      byHandOnce: "no TenantControlPlane uses the DataStore any more (status.usedBy)",
     },
   ],
 ]);
