@@ -113,6 +113,8 @@ export function nextStep(
   holds: Hold[],
   view: ClusterView,
 ): string {
+  if (!obj.metadata.deletionTimestamp)
+    return "wait: not marked for deletion yet; the namespace controller deletes it (pods first, then the rest)";
   if (holds.length === 0) return noFinalizerStep(obj);
   const running = holds.find((h) => h.implemented === true);
   if (running) return waitStep(obj, running, view);

@@ -93,9 +93,18 @@ describe("doctor namespace report", () => {
     };
     const r = namespaceReport("u", active, clusterView([active, live]), () => "configmaps", NOW);
     assert.equal(r.namespace, undefined);
-    assert.equal(
-      r.objects[0]?.nextStep,
-      "wait: no finalizer holds it; the apiserver removes it when its grace period ends",
+    assert.deepEqual(r.objects, [], "nothing inside an Active namespace is being deleted");
+    const inside = { ...live, metadata: { ...live.metadata, namespace: "t" } };
+    const t = namespaceReport(
+      "t",
+      terminating,
+      clusterView([terminating, inside]),
+      () => "configmaps",
+      NOW,
+    );
+    assert.match(
+      t.objects[0]?.nextStep ?? "",
+      /^wait: not marked for deletion yet; the namespace controller deletes it/,
     );
     assert.equal(
       namespaceReport("gone", undefined, clusterView([]), () => "x", NOW).phase,

@@ -27,7 +27,7 @@ export interface NamespaceReport {
   conditions: NamespaceCondition[];
   /** A line for when the namespace controller has said nothing yet. */
   note?: string;
-  /** Every object still inside, waiting or not. */
+  /** Every object still inside a Terminating namespace; in another, those being deleted. */
   objects: Finding[];
 }
 
@@ -45,8 +45,10 @@ export function namespaceReport(
   const phase = (ns.status as { phase?: string } | undefined)?.phase ?? "Active";
   const all = (ns.status as { conditions?: NamespaceCondition[] } | undefined)?.conditions ?? [];
   const conditions = all.filter((c) => c.status === "True");
+  // In a namespace not being deleted, only what is itself being deleted is of interest.
   const objects = view
     .inNamespace(name)
+    .filter((o) => ns.metadata.deletionTimestamp !== undefined || o.metadata.deletionTimestamp)
     .map((o) => analyze(o, resourceOf(o), view, now))
     .sort((a, b) => `${a.resource}/${a.name}`.localeCompare(`${b.resource}/${b.name}`));
   const report: NamespaceReport = {
