@@ -7,6 +7,8 @@
  * removed with the command doctor gave, the namespace goes and doctor exits 0.
  */
 import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { NODE_FLAGS } from "../../src/main/node-flags.js";
 import type { DoctorReport } from "../../src/platform/index.js";
@@ -52,10 +54,16 @@ describe("hearth doctor", () => {
     return { code: r.code, report: JSON.parse(r.stdout) as DoctorReport };
   };
 
-  it("exits 0 on a fresh cluster, and 2 on a bad flag", async () => {
+  it("exits 0 on a fresh cluster, and 2 when it cannot check or a flag is bad", async () => {
     const fresh = await doctor([]);
     assert.equal(fresh.code, 0, fresh.stdout + fresh.stderr);
     assert.match(fresh.stdout, /nothing stuck: no deletion has waited longer than 1m0s/);
+    // An API that does not answer: the check could not run, which is not "nothing stuck".
+    const closed = join(h.dataDir, "closed.kubeconfig");
+    writeFileSync(closed, readFileSync(h.kubeconfig, "utf8").replace(`:${h.port}`, ":1"));
+    const down = await doctor(["--kubeconfig", closed]);
+    assert.equal(down.code, 2, down.stdout + down.stderr);
+    assert.match(down.stderr, /^hearth doctor: cannot check the cluster: /);
     const bad = await doctor(["--threshold", "soon"]);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /^hearth doctor: --threshold must be a duration such as 40s/);
