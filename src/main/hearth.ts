@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** The `hearth` executable: picks a command and runs it. */
-import { apiserver, controllers, etcdDefrag, images, node, up } from "../cli/index.js";
+import { apiserver, controllers, doctor, etcdDefrag, images, node, up } from "../cli/index.js";
 import { errorText } from "../client/index.js";
 import { DEFAULT_CRI_POD_CIDR } from "../node/index.js";
 
@@ -25,6 +25,9 @@ commands:
   etcd-defrag --endpoints URL[,URL…]             defragment etcd members a CEL rule matches
      [--cacert F --cert F --key F] [--cluster] [--defrag-rule EXPR] [--compaction]
      [--etcd-storage-quota-bytes N] [--dry-run]
+  doctor [--kubeconfig FILE | --data-dir DIR]   list deletions waiting longer than --threshold (60s):
+     [--threshold DURATION] [--namespace NS]     what holds each, who owns it, the next step; exits 0
+     [-o json]                                   when nothing is stuck, 1 when something is, 2 on errors
   images build [--only NAME[,NAME…]] [--refresh]  build Hearth's OCI images from Debian packages
      [--cache DIR]                                 and hearth from this checkout ($HEARTH_IMAGE_CACHE)
   images serve [--data-dir DIR] [--port N]       the local registry (DIR/registry) with them published
@@ -70,6 +73,9 @@ async function main(argv: string[]): Promise<void> {
       return etcdDefrag(rest);
     case "images":
       return images(rest);
+    case "doctor":
+      process.exitCode = await doctor(rest);
+      return;
     case undefined:
     case "help":
     case "--help":

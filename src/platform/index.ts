@@ -35,6 +35,13 @@ export {
   declaredKeys,
   loadDefinitions,
 } from "./definitions.js";
+export {
+  type DoctorReport,
+  diagnose,
+  FINALIZER_OWNERS,
+  formatReport,
+  somethingStuck,
+} from "./doctor/index.js";
 export { AppsEngine } from "./engine/engine.js";
 export type {
   App,

@@ -1,2 +1,6 @@
 /** The namespace lifecycle controller. */
-export { CONTENT_REQUEUE_MS, NamespaceReconciler } from "./namespace-controller.js";
+export {
+  CONTENT_REQUEUE_MS,
+  KUBERNETES_FINALIZER,
+  NamespaceReconciler,
+} from "./namespace-controller.js";

@@ -16,6 +16,7 @@ export {
   type EtcdMember,
   LABEL_CLUSTER,
   MANAGER as ETCD_OPERATOR_MANAGER,
+  MEMBER_FINALIZER,
 } from "./types.js";
 
 export const etcdOperatorComponent: Component = {
