@@ -23,7 +23,7 @@ import {
 import { SECRET } from "../support/core-objects.js";
 import { type Env, startEnv } from "../support/envtest.js";
 import { type CertFiles, etcdctl } from "../support/etcd-cluster.js";
-import { type EtcdProcess, startEtcd } from "../support/etcd-process.js";
+import { type EtcdProcess, randomLoopback, startEtcd } from "../support/etcd-process.js";
 
 const NS = "default";
 const TENANTS = {
@@ -196,6 +196,22 @@ describe("datastore setup (real etcd with auth, real etcdctl)", () => {
     await assert.rejects(store.remove({ schema: "t2", user: "root" }), InvalidTenantSetupError);
     await assert.rejects(store.ensure({ schema: "t1/", user: "x" }), InvalidTenantSetupError);
     assert.match(await ok("root", "user", "get", "root"), /Roles: root/);
+    assert.deepEqual(await keys("/t2/"), ["/t2/registry/a", "/t2/registry/b"]);
+  });
+
+  it("an unreachable DataStore fails ensure and remove within the call deadline, never hangs", async () => {
+    const gone = await EtcdTenantStore.connect(
+      { ...conn, endpoints: [`https://${randomLoopback()}:2379`] },
+      1_000,
+    );
+    try {
+      const started = Date.now();
+      await assert.rejects(gone.remove(TENANTS.t2));
+      await assert.rejects(gone.ensure(TENANTS.t2));
+      assert.ok(Date.now() - started < 15_000, `took ${Date.now() - started} ms`);
+    } finally {
+      gone.close();
+    }
     assert.deepEqual(await keys("/t2/"), ["/t2/registry/a", "/t2/registry/b"]);
   });
 });
