@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import {
+  authEnforced,
   type DataStore,
   type DataStoreConnection,
   EtcdTenantStore,
@@ -40,6 +41,8 @@ describe("datastore setup (real etcd with auth, real etcdctl)", () => {
   let conn: DataStoreConnection;
   let store: EtcdTenantStore;
   let dir: string;
+  /** What the auth probe said before auth was enabled. */
+  let openBefore = false;
   const files = new Map<string, CertFiles>();
 
   const ctl = (who: string, ...args: string[]) => etcdctl(etcd.endpoint, files.get(who)!, args);
@@ -61,10 +64,6 @@ describe("datastore setup (real etcd with auth, real etcdctl)", () => {
     etcd = await startEtcd({ tls: true });
     const tls = etcd.tls!;
     files.set("root", { dir, cacert: tls.caFile, cert: tls.certFile, key: tls.keyFile });
-    await ok("root", "role", "add", "root");
-    await ok("root", "user", "add", "root", "--no-password");
-    await ok("root", "user", "grant-role", "root", "root");
-    await ok("root", "auth", "enable");
     // The DataStore's credentials as the Etcd app gives them: Secrets by reference.
     env = await startEnv();
     const secret = (name: string, cert: string, key: string) =>
@@ -94,6 +93,11 @@ describe("datastore setup (real etcd with auth, real etcdctl)", () => {
       },
     };
     conn = await resolveDataStore(env.client, ds);
+    openBefore = !(await authEnforced(conn));
+    await ok("root", "role", "add", "root");
+    await ok("root", "user", "add", "root", "--no-password");
+    await ok("root", "user", "grant-role", "root", "root");
+    await ok("root", "auth", "enable");
     store = await EtcdTenantStore.connect(conn);
     for (const [name, t] of Object.entries(TENANTS)) {
       const pair = await issueDataStoreClientCertificate(conn.ca, t.user);
@@ -109,6 +113,11 @@ describe("datastore setup (real etcd with auth, real etcdctl)", () => {
     await env?.stop();
     await etcd?.stop();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("the auth probe tells an etcd that enforces roles from one that does not", async () => {
+    assert.ok(openBefore, "before `auth enable` any CA-signed certificate reads");
+    assert.equal(await authEnforced(conn), true);
   });
 
   it("each tenant reads and writes only under /<schema>/", async () => {

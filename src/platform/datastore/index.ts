@@ -7,6 +7,7 @@
 import type { Component } from "../component.js";
 import { DATASTORE_CRD } from "./crd.js";
 
+export { AUTH_PROBE_USER, authEnforced } from "./auth-probe.js";
 export {
   type DataStoreConnection,
   endpointUrl,
