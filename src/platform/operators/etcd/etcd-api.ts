@@ -5,15 +5,9 @@
  * auth on. One EtcdApi lives for one reconcile and is closed after it.
  */
 import type { Etcd3, IMember, IStatusResponse } from "etcd3";
+import { dialEtcd as dial, type EtcdCredentials } from "./dial.js";
 
-export interface EtcdCredentials {
-  caPem: string;
-  certPem: string;
-  keyPem: string;
-}
-
-/** A call's deadline: a dead member must not hold a reconcile for long. */
-const CALL_MS = 5_000;
+export type { EtcdCredentials } from "./dial.js";
 
 export interface Membership {
   clusterId: string;
@@ -22,24 +16,6 @@ export interface Membership {
 
 /** etcd's uint64 member and cluster IDs as etcdctl prints them (hex). */
 export const hexId = (id: string) => BigInt(id).toString(16);
-
-/** etcd3 and its gRPC stack (some 25 MB of RSS) load when the first cluster is dialled. */
-let etcd3: Promise<typeof import("etcd3")> | undefined;
-
-async function dial(endpoints: string[], creds: EtcdCredentials): Promise<Etcd3> {
-  etcd3 ??= import("etcd3");
-  const { Etcd3 } = await etcd3;
-  return new Etcd3({
-    hosts: endpoints,
-    credentials: {
-      rootCertificate: Buffer.from(creds.caPem),
-      certChain: Buffer.from(creds.certPem),
-      privateKey: Buffer.from(creds.keyPem),
-    },
-    dialTimeout: 3_000,
-    defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + CALL_MS }),
-  });
-}
 
 export class EtcdApi {
   private readonly clients = new Map<string, Promise<Etcd3>>();

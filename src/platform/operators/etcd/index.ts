@@ -4,6 +4,7 @@ import { ETCD_CRDS } from "./crds.js";
 import { registerEtcdOperator } from "./operator.js";
 
 export { ETCD_CLUSTER_CRD, ETCD_CRDS, ETCD_MEMBER_CRD } from "./crds.js";
+export { dialEtcd, ETCD_CALL_MS, type EtcdCredentials, loadEtcd3 } from "./dial.js";
 export { effectiveOptions } from "./member-pod.js";
 export { type EtcdOperatorOptions, registerEtcdOperator } from "./operator.js";
 export {
