@@ -35,7 +35,12 @@ export interface DataStoreSpec {
 
 export interface DataStore extends KubeObject {
   spec: DataStoreSpec;
-  status?: { usedBy?: string[]; ready?: boolean; conditions?: unknown[] };
+  status?: {
+    usedBy?: string[];
+    ready?: boolean;
+    observedGeneration?: number;
+    conditions?: unknown[];
+  };
 }
 
 type Schema = Record<string, unknown>;

@@ -26,7 +26,16 @@ export const hexId = (id: string) => BigInt(id).toString(16);
 /** etcd3 and its gRPC stack (some 25 MB of RSS) load when the first cluster is dialled. */
 let etcd3: Promise<typeof import("etcd3")> | undefined;
 
-async function dial(endpoints: string[], creds: EtcdCredentials): Promise<Etcd3> {
+/**
+ * An etcd3 client of `endpoints` (`https://host:port`) with mutual TLS, each
+ * call bounded. `serverName` is the name the server's certificate must carry
+ * when the endpoints are addresses that name resolved to.
+ */
+export async function dialEtcd(
+  endpoints: string[],
+  creds: EtcdCredentials,
+  opts: { serverName?: string } = {},
+): Promise<Etcd3> {
   etcd3 ??= import("etcd3");
   const { Etcd3 } = await etcd3;
   return new Etcd3({
@@ -36,6 +45,9 @@ async function dial(endpoints: string[], creds: EtcdCredentials): Promise<Etcd3>
       certChain: Buffer.from(creds.certPem),
       privateKey: Buffer.from(creds.keyPem),
     },
+    ...(opts.serverName
+      ? { grpcOptions: { "grpc.ssl_target_name_override": opts.serverName } }
+      : {}),
     dialTimeout: 3_000,
     defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + CALL_MS }),
   });
@@ -57,7 +69,7 @@ export class EtcdApi {
   private client(key: string): Promise<Etcd3> {
     let c = this.clients.get(key);
     if (!c) {
-      c = dial(key.split(","), this.creds);
+      c = dialEtcd(key.split(","), this.creds);
       this.clients.set(key, c);
     }
     return c;

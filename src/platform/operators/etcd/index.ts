@@ -23,4 +23,5 @@ export const etcdOperatorComponent: Component = {
   crds: ETCD_CRDS,
   controllers: [{ name: "etcd-operator", register: registerEtcdOperator }],
 };
+export { dialEtcd, type EtcdCredentials } from "./etcd-api.js";
 export { CLIENT_PORT, dataClaimName } from "./types.js";
