@@ -136,6 +136,7 @@ export const DATASTORE_CRD: KubeObject = {
         subresources: { status: {} },
         additionalPrinterColumns: [
           { name: "Driver", type: "string", jsonPath: ".spec.driver" },
+          { name: "Ready", type: "boolean", jsonPath: ".status.ready" },
           { name: "Used By", type: "string", jsonPath: ".status.usedBy", priority: 1 },
           { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" },
         ],
