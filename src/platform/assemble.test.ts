@@ -51,11 +51,17 @@ describe("assemble", () => {
     assert.throws(() => assemble([orphan], checkedIn), /no ApplicationDefinition for Nothing/);
   });
 
-  it("installs the CRDs of every component, the operator's and the DataStore's among them", () => {
+  it("installs the CRDs of every component, the operator's, the DataStore's and the TenantControlPlane's among them", () => {
     const kinds = COMPONENTS.flatMap((c) => c.crds ?? []).map(
       (crd) => (crd.spec as { names: { kind: string } }).names.kind,
     );
-    assert.deepEqual(kinds.sort(), ["DataStore", "EtcdCluster", "EtcdMember", "WorkloadMonitor"]);
+    assert.deepEqual(kinds.sort(), [
+      "DataStore",
+      "EtcdCluster",
+      "EtcdMember",
+      "TenantControlPlane",
+      "WorkloadMonitor",
+    ]);
   });
 });
 

@@ -8,10 +8,12 @@ import { etcdComponent } from "./apps/etcd/index.js";
 import { tenantComponent } from "./apps/tenant/index.js";
 import type { Component } from "./component.js";
 import { datastoreComponent } from "./datastore/index.js";
+import { kamajiComponent } from "./kamaji/index.js";
 import { etcdOperatorComponent } from "./operators/etcd/index.js";
 import { workloadMonitorComponent } from "./operators/workloadmonitor/index.js";
 
 export const COMPONENTS: readonly Component[] = [
+  kamajiComponent,
   datastoreComponent,
   etcdOperatorComponent,
   workloadMonitorComponent,

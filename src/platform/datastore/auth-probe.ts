@@ -30,7 +30,7 @@ export async function authEnforced(
   const client = await dialEtcd(
     conn.endpoints,
     { caPem: conn.ca.certPem, certPem: probe.certPem, keyPem: probe.keyPem },
-    callMs,
+    { callMs },
   );
   try {
     await client.kv.range({ key: Buffer.from(`/${AUTH_PROBE_USER}`), count_only: true });

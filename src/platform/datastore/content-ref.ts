@@ -60,7 +60,7 @@ function missingMessage(reason: ContentRefMissingReason, field: string, s?: Secr
     case "NoContent":
       return `${field}: neither content nor secretReference is set`;
     case "SecretNotFound":
-      return `${field}: ${secret} not found`;
+      return `${field}: ${secret} not found (key ${JSON.stringify(s?.key)})`;
     case "KeyNotFound":
       return `${field}: ${secret} has no key ${JSON.stringify(s?.key)} (or it is empty)`;
     case "SecretForbidden":

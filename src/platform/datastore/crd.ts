@@ -35,7 +35,12 @@ export interface DataStoreSpec {
 
 export interface DataStore extends KubeObject {
   spec: DataStoreSpec;
-  status?: { usedBy?: string[]; ready?: boolean; conditions?: unknown[] };
+  status?: {
+    usedBy?: string[];
+    ready?: boolean;
+    observedGeneration?: number;
+    conditions?: unknown[];
+  };
 }
 
 type Schema = Record<string, unknown>;
@@ -131,6 +136,7 @@ export const DATASTORE_CRD: KubeObject = {
         subresources: { status: {} },
         additionalPrinterColumns: [
           { name: "Driver", type: "string", jsonPath: ".spec.driver" },
+          { name: "Ready", type: "boolean", jsonPath: ".status.ready" },
           { name: "Used By", type: "string", jsonPath: ".status.usedBy", priority: 1 },
           { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" },
         ],

@@ -44,7 +44,7 @@ export class EtcdTenantStore {
 
   /** Dials the DataStore as its root user; `close()` when done. */
   static async connect(conn: DataStoreConnection, callMs = ETCD_CALL_MS): Promise<EtcdTenantStore> {
-    const client = await dialEtcd(conn.endpoints, conn.root, callMs);
+    const client = await dialEtcd(conn.endpoints, conn.root, { callMs });
     return new EtcdTenantStore(client, await loadEtcd3());
   }
 

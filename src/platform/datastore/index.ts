@@ -1,10 +1,13 @@
 /**
- * The DataStore kind (Kamaji's): its CRD and types, and the library the
- * TenantControlPlane controller sets a control plane up with: reading a
- * DataStore's connection from its ContentRefs, the control plane's etcd user,
- * role and prefix, and its two Secrets. No controller yet.
+ * The DataStore kind (Kamaji's): its CRD and types, and its controller —
+ * `usedBy`, a `Ready` condition that means reachable and authenticated, and
+ * a finalizer that lets a DataStore go only when no control plane uses it.
+ * And the library the TenantControlPlane controller sets a control plane up
+ * with: a DataStore's connection from its ContentRefs, the control plane's
+ * etcd user, role and prefix, and its two Secrets.
  */
 import type { Component } from "../component.js";
+import { registerDataStoreController } from "./controller.js";
 import { DATASTORE_CRD } from "./crd.js";
 
 export { AUTH_PROBE_USER, authEnforced } from "./auth-probe.js";
@@ -21,6 +24,7 @@ export {
   ContentRefUnreadableError,
   resolveContentRef,
 } from "./content-ref.js";
+export { type DataStoreControllerOptions, registerDataStoreController } from "./controller.js";
 export {
   type ContentRef,
   DATASTORE_API_VERSION,
@@ -47,7 +51,9 @@ export {
   setupFromConfigSecret,
   TCP_API_VERSION,
 } from "./datastore-secrets.js";
+export { DELETION_ALLOWED, READY as DATASTORE_READY } from "./datastore-status.js";
 export { EtcdTenantStore, type PrefixDigest } from "./etcd-tenant-store.js";
+export { DATASTORE, DATASTORE_FINALIZER } from "./reconciler.js";
 export {
   InvalidTenantSetupError,
   prefixRangeEnd,
@@ -56,4 +62,13 @@ export {
   validateTenantSetup,
 } from "./tenant-setup.js";
 
-export const datastoreComponent: Component = { name: "datastore", crds: [DATASTORE_CRD] };
+export const datastoreComponent: Component = {
+  name: "datastore",
+  crds: [DATASTORE_CRD],
+  controllers: [
+    {
+      name: "datastore",
+      register: (manager, opts) => registerDataStoreController(manager, { log: opts.log }),
+    },
+  ],
+};

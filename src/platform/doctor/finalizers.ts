@@ -13,6 +13,7 @@ import {
   PV_PROTECTION_FINALIZER,
   PVC_PROTECTION_FINALIZER,
 } from "../../api/index.js";
+import { DATASTORE_FINALIZER } from "../datastore/index.js";
 import { UNINSTALL_FINALIZER } from "../engine/app-reconciler.js";
 import { MEMBER_FINALIZER } from "../operators/etcd/index.js";
 
@@ -147,11 +148,11 @@ export const FINALIZER_OWNERS: ReadonlyMap<string, FinalizerOwner> = new Map([
     },
   ],
   [
-    "kamaji.clastix.io/TenantControlPlane",
+    DATASTORE_FINALIZER,
     {
       controller: "the DataStore controller",
       waitsFor: "sees no TenantControlPlane using the DataStore (status.usedBy empty)",
-      implemented: false,
+      implemented: true,
       byHandOnce: "no TenantControlPlane uses the DataStore any more (status.usedBy)",
     },
   ],

@@ -23,12 +23,18 @@ export function loadEtcd3(): Promise<typeof import("etcd3")> {
   return etcd3;
 }
 
-/** A client of `endpoints` (`https://host:port`), authenticated by the client certificate. */
+/**
+ * A client of `endpoints` (`https://host:port`), authenticated by the client
+ * certificate; each unary call bounded by `callMs`. `serverName` is the name
+ * the server's certificate must carry when the endpoints are addresses that
+ * name resolved to.
+ */
 export async function dialEtcd(
   endpoints: string[],
   creds: EtcdCredentials,
-  callMs = ETCD_CALL_MS,
+  opts: { callMs?: number; serverName?: string } = {},
 ): Promise<Etcd3> {
+  const callMs = opts.callMs ?? ETCD_CALL_MS;
   const { Etcd3 } = await loadEtcd3();
   return new Etcd3({
     hosts: endpoints,
@@ -37,6 +43,9 @@ export async function dialEtcd(
       certChain: Buffer.from(creds.certPem),
       privateKey: Buffer.from(creds.keyPem),
     },
+    ...(opts.serverName
+      ? { grpcOptions: { "grpc.ssl_target_name_override": opts.serverName } }
+      : {}),
     dialTimeout: 3_000,
     defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + callMs }),
   });

@@ -5,7 +5,7 @@
  * auth on. One EtcdApi lives for one reconcile and is closed after it.
  */
 import type { Etcd3, IMember, IStatusResponse } from "etcd3";
-import { dialEtcd as dial, type EtcdCredentials } from "./dial.js";
+import { dialEtcd, type EtcdCredentials } from "./dial.js";
 
 export type { EtcdCredentials } from "./dial.js";
 
@@ -33,7 +33,7 @@ export class EtcdApi {
   private client(key: string): Promise<Etcd3> {
     let c = this.clients.get(key);
     if (!c) {
-      c = dial(key.split(","), this.creds);
+      c = dialEtcd(key.split(","), this.creds);
       this.clients.set(key, c);
     }
     return c;
