@@ -11,7 +11,7 @@ import type { CallOptions, Reader } from "../../client/index.js";
 import type { KeyPair } from "../../pki/index.js";
 import type { EtcdCredentials } from "../operators/etcd/index.js";
 import { resolveContentRef } from "./content-ref.js";
-import type { DataStore } from "./crd.js";
+import type { DataStore, DataStoreSpec } from "./crd.js";
 
 export interface DataStoreConnection {
   dataStore: string;
@@ -47,6 +47,32 @@ export function endpointUrl(endpoint: string): string {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(endpoint) ? endpoint : `https://${endpoint}`;
 }
 
+/** The PEM text of the four ContentRefs of an etcd DataStore's `tlsConfig`, as it stands. */
+export interface DataStorePems {
+  caPem: string;
+  caKeyPem: string;
+  certPem: string;
+  keyPem: string;
+}
+
+/** Reads the four; a missing one is a ContentRefMissingError naming its field. */
+export async function readTlsPems(
+  reader: Pick<Reader, "get">,
+  spec: DataStoreSpec,
+  opts: CallOptions = {},
+): Promise<DataStorePems> {
+  const tls = spec.tlsConfig;
+  const call = opts.signal ? { signal: opts.signal } : undefined;
+  const read = async (ref: Parameters<typeof resolveContentRef>[1], field: string) =>
+    (await resolveContentRef(reader, ref, `spec.tlsConfig.${field}`, call)).toString();
+  return {
+    caPem: await read(tls?.certificateAuthority.certificate, "certificateAuthority.certificate"),
+    caKeyPem: await read(tls?.certificateAuthority.privateKey, "certificateAuthority.privateKey"),
+    certPem: await read(tls?.clientCertificate?.certificate, "clientCertificate.certificate"),
+    keyPem: await read(tls?.clientCertificate?.privateKey, "clientCertificate.privateKey"),
+  };
+}
+
 export async function resolveDataStore(
   reader: Pick<Reader, "get">,
   ds: DataStore,
@@ -54,20 +80,7 @@ export async function resolveDataStore(
 ): Promise<DataStoreConnection> {
   const name = ds.metadata.name ?? "";
   if (ds.spec.driver !== "etcd") throw new UnsupportedDriverError(name, ds.spec.driver);
-  const tls = ds.spec.tlsConfig;
-  const call = opts.signal ? { signal: opts.signal } : undefined;
-  const read = async (ref: Parameters<typeof resolveContentRef>[1], field: string) =>
-    (await resolveContentRef(reader, ref, `spec.tlsConfig.${field}`, call)).toString();
-  const caPem = await read(
-    tls?.certificateAuthority.certificate,
-    "certificateAuthority.certificate",
-  );
-  const caKeyPem = await read(
-    tls?.certificateAuthority.privateKey,
-    "certificateAuthority.privateKey",
-  );
-  const certPem = await read(tls?.clientCertificate?.certificate, "clientCertificate.certificate");
-  const keyPem = await read(tls?.clientCertificate?.privateKey, "clientCertificate.privateKey");
+  const { caPem, caKeyPem, certPem, keyPem } = await readTlsPems(reader, ds.spec, opts);
   const dial = opts.dialAddress ?? ((a: string) => a);
   const endpoints = await Promise.all(
     ds.spec.endpoints.map(async (e) => endpointUrl(await dial(e))),

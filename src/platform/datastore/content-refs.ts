@@ -1,12 +1,11 @@
 /**
- * A DataStore's credentials read from its ContentRefs: inline `content`
- * (base64, as Kamaji's `[]byte`) or a key of a Secret, read from the
- * Manager's cache. A miss is a typed failure naming the Secret, the key and
- * the field that points at it, so the DataStore's `Ready` condition can say
- * exactly what to create.
+ * The DataStore controller's view of its ContentRefs (read by
+ * content-ref.ts, from the Manager's cache): a miss as a typed "not Ready"
+ * naming the Secret, the key and the field that points at it, so the
+ * DataStore's `Ready` condition can say exactly what to create; and the
+ * Secrets to watch.
  */
-import type { Reader } from "../../client/index.js";
-import { ContentRefMissingError, resolveContentRef } from "./content-ref.js";
+import { ContentRefMissingError } from "./content-ref.js";
 import type { ContentRef } from "./crd.js";
 
 /** Why a DataStore is not Ready, as its condition says. */
@@ -23,19 +22,14 @@ export class ContentNotFound extends Error {
 }
 
 /**
- * The text `ref` holds (content-ref.ts reads it); throws ContentNotFound when
- * its Secret or key is missing, the condition's reason saying which.
+ * What `reading` resolves to; a ContentRef that names nothing there
+ * (content-ref.ts's ContentRefMissingError) becomes ContentNotFound, the
+ * condition's reason saying which: `SecretNotFound` for a missing Secret or
+ * key, `InvalidContent` for a reference with neither content nor Secret.
  */
-export async function readContent(
-  reader: Pick<Reader, "get">,
-  ref: ContentRef,
-  field: string,
-  signal?: AbortSignal,
-): Promise<string> {
+export async function notReadyIfMissing<T>(reading: Promise<T>): Promise<T> {
   try {
-    return (await resolveContentRef(reader, ref, field, signal ? { signal } : undefined)).toString(
-      "utf8",
-    );
+    return await reading;
   } catch (e) {
     if (!(e instanceof ContentRefMissingError)) throw e;
     const reason =

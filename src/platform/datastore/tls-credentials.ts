@@ -9,7 +9,8 @@
  */
 import { createPrivateKey, X509Certificate } from "node:crypto";
 import type { Reader } from "../../client/index.js";
-import { ContentNotFound, readContent } from "./content-refs.js";
+import { readTlsPems } from "./connection.js";
+import { ContentNotFound, notReadyIfMissing } from "./content-refs.js";
 import type { DataStoreSpec } from "./crd.js";
 
 export interface DataStoreTls {
@@ -64,12 +65,9 @@ export async function readDataStoreTls(
       reason: "InvalidContent",
       message: `${FIELD} needs the CA's certificate and privateKey and a clientCertificate`,
     });
-  const read = (ref: Parameters<typeof readContent>[1], field: string) =>
-    readContent(reader, ref, `${FIELD}.${field}`, signal);
-  const caPem = await read(ca.certificate, "certificateAuthority.certificate");
-  const caKeyPem = await read(ca.privateKey, "certificateAuthority.privateKey");
-  const certPem = await read(client.certificate, "clientCertificate.certificate");
-  const keyPem = await read(client.privateKey, "clientCertificate.privateKey");
+  const { caPem, caKeyPem, certPem, keyPem } = await notReadyIfMissing(
+    readTlsPems(reader, spec, signal ? { signal } : {}),
+  );
   checkPair(caPem, caKeyPem, `${FIELD}.certificateAuthority`);
   const cert = checkPair(certPem, keyPem, `${FIELD}.clientCertificate`);
   const user = /(?:^|\n)CN=([^\n]*)/.exec(cert.subject)?.[1] ?? "";
